@@ -1,0 +1,96 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// leaf is one key of a decision tree and the Go expression it returns.
+type leaf struct {
+	key, ret string
+}
+
+// tree writes Go code that returns ret when the string variable v equals
+// a key and falls through otherwise: a switch on len(v), then switches on
+// the byte that splits each group best, then one comparison. eq writes
+// the comparison of v with a literal (it differs for string and []byte).
+func (w *writer) tree(v string, eq func(lit string) string, leaves []leaf) {
+	if len(leaves) == 1 {
+		w.leaf(eq, leaves[0])
+		return
+	}
+	byLen := map[int][]leaf{}
+	var lens []int
+	for _, l := range leaves {
+		if _, ok := byLen[len(l.key)]; !ok {
+			lens = append(lens, len(l.key))
+		}
+		byLen[len(l.key)] = append(byLen[len(l.key)], l)
+	}
+	sort.Ints(lens)
+	w.p("switch len(%s) {", v)
+	for _, n := range lens {
+		w.p("case %d:", n)
+		w.split(v, eq, byLen[n])
+	}
+	w.p("}")
+}
+
+// split writes the byte switches for leaves of one length.
+func (w *writer) split(v string, eq func(string) string, leaves []leaf) {
+	if len(leaves) == 1 {
+		l := leaves[0]
+		if l.key == "" {
+			w.p("return %s", l.ret)
+		} else {
+			w.leaf(eq, l)
+		}
+		return
+	}
+	pos := bestByte(leaves)
+	groups := map[byte][]leaf{}
+	var bytes []byte
+	for _, l := range leaves {
+		c := l.key[pos]
+		if _, ok := groups[c]; !ok {
+			bytes = append(bytes, c)
+		}
+		groups[c] = append(groups[c], l)
+	}
+	sort.Slice(bytes, func(i, j int) bool { return bytes[i] < bytes[j] })
+	w.p("switch %s[%d] {", v, pos)
+	for _, c := range bytes {
+		w.p("case %s:", strconv.QuoteRune(rune(c)))
+		w.split(v, eq, groups[c])
+	}
+	w.p("}")
+}
+
+func (w *writer) leaf(eq func(string) string, l leaf) {
+	w.p("if %s {", eq(strconv.Quote(l.key)))
+	w.p("return %s", l.ret)
+	w.p("}")
+}
+
+// bestByte picks the position (all keys have the same length, at least
+// two differ) with the most distinct bytes, then the smallest largest
+// group, then the lowest position.
+func bestByte(leaves []leaf) int {
+	best, bestDistinct, bestMax := -1, 0, 0
+	for pos := 0; pos < len(leaves[0].key); pos++ {
+		count := map[byte]int{}
+		most := 0
+		for _, l := range leaves {
+			count[l.key[pos]]++
+			most = max(most, count[l.key[pos]])
+		}
+		if len(count) > bestDistinct || (len(count) == bestDistinct && most < bestMax) {
+			best, bestDistinct, bestMax = pos, len(count), most
+		}
+	}
+	if bestDistinct < 2 {
+		panic(fmt.Sprintf("gen: keys %q do not differ", leaves))
+	}
+	return best
+}

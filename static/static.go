@@ -1,0 +1,103 @@
+package static
+
+import "strconv"
+
+// FieldID is a small integer for each distinct field name in the HPACK and
+// QPACK static tables, shared by both; 0 (None) is any other name.
+// The constants (Authority, ContentLength, ...) are generated in tables.go.
+type FieldID uint8
+
+// Entry is one static-table entry.
+type Entry struct {
+	Name, Value string
+	ID          FieldID
+}
+
+// HPACKLen and QPACKLen are the sizes of the static tables.
+const (
+	HPACKLen = 61
+	QPACKLen = 99
+)
+
+// HPACK returns HPACK static entry i (1-based, RFC 7541 Appendix A).
+// ok is false when i is out of range.
+func HPACK(i uint64) (e Entry, ok bool) {
+	// i == 0 wraps around and fails the same test.
+	if i-1 >= HPACKLen {
+		return Entry{}, false
+	}
+	return hpackTable[i-1], true
+}
+
+// QPACK returns QPACK static entry i (0-based, RFC 9204 Appendix A).
+// ok is false when i is out of range.
+func QPACK(i uint64) (e Entry, ok bool) {
+	if i >= QPACKLen {
+		return Entry{}, false
+	}
+	return qpackTable[i], true
+}
+
+// LookupHPACK returns the index of the entry matching name and value
+// exactly (0 if none) and the lowest index whose name matches (0 if none).
+func LookupHPACK(name, value string) (exact, nameOnly int) {
+	id := lookupString(name)
+	if id == None {
+		return 0, 0
+	}
+	return hpackExact(id, value), int(hpackNameIndex[id])
+}
+
+// LookupQPACK is LookupHPACK for the QPACK table; -1 means none.
+func LookupQPACK(name, value string) (exact, nameOnly int) {
+	id := lookupString(name)
+	if id == None {
+		return -1, -1
+	}
+	return qpackExact(id, value), int(qpackNameIndex[id])
+}
+
+// Lookup returns the FieldID of name, or None. Names are matched exactly:
+// field names on the wire are lowercase, and "Content-Length" is None.
+func Lookup(name string) FieldID { return lookupString(name) }
+
+// LookupBytes is Lookup for a name a decoder holds as bytes; it does not
+// allocate.
+func LookupBytes(name []byte) FieldID { return lookupBytes(name) }
+
+// Name returns the field name of id ("" for None or an unknown id).
+func (id FieldID) Name() string {
+	if id > MaxFieldID {
+		return ""
+	}
+	return fieldNames[id]
+}
+
+// HPACKIndex returns the lowest HPACK static index with id's name (0 if none).
+func (id FieldID) HPACKIndex() int {
+	if id > MaxFieldID {
+		return 0
+	}
+	return int(hpackNameIndex[id])
+}
+
+// QPACKIndex returns the lowest QPACK static index with id's name (-1 if none).
+func (id FieldID) QPACKIndex() int {
+	if id > MaxFieldID {
+		return -1
+	}
+	return int(qpackNameIndex[id])
+}
+
+// IsPseudo reports whether id is a pseudo-header field (":authority",
+// ":method", ":path", ":scheme", ":status").
+func (id FieldID) IsPseudo() bool { return id != None && id < firstRegular }
+
+// String returns the Go name of id ("ContentLength"), or "FieldID(n)"
+// when id is past MaxFieldID.
+func (id FieldID) String() string {
+	if id > MaxFieldID {
+		return "FieldID(" + strconv.Itoa(int(id)) + ")"
+	}
+	return fieldIdents[id]
+}
