@@ -1,0 +1,88 @@
+package wire
+
+// Huffman is a policy for coding string literals.
+type Huffman uint8
+
+const (
+	// HuffmanAuto codes a string only when that is strictly shorter.
+	HuffmanAuto Huffman = iota
+	// HuffmanAlways codes every string.
+	HuffmanAlways
+	// HuffmanNever sends every string as raw octets.
+	HuffmanNever
+)
+
+// Choose returns the length of s's payload under the policy (without the
+// length prefix) and whether it is Huffman-coded. A policy value other than
+// the three constants behaves as HuffmanAuto.
+func (h Huffman) Choose(s string) (payload int, huff bool) {
+	switch h {
+	case HuffmanNever:
+		return len(s), false
+	case HuffmanAlways:
+		return HuffmanLen(s), true
+	}
+	// Every symbol is at least 5 bits, so nothing shorter than 2 bytes can
+	// shrink: skip the table walk.
+	if len(s) < 2 {
+		return len(s), false
+	}
+	if n := HuffmanLen(s); n < len(s) {
+		return n, true
+	}
+	return len(s), false
+}
+
+// StringLen returns the whole encoded length of s: the length integer with an
+// n-bit prefix (the H flag sits just above it, so 1 <= n <= 7) and the
+// payload.
+func StringLen(n uint8, s string, h Huffman) int {
+	p, _ := h.Choose(s)
+	return IntLen(n, uint64(p)) + p
+}
+
+// AppendString appends s as a string literal: the H flag at bit n of the
+// first byte (1 <= n <= 7), the length with an n-bit prefix, then the
+// payload. first carries the bits above the H flag; the H flag and the low
+// n bits must be zero.
+func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
+	p, huff := h.Choose(s)
+	if huff {
+		dst = AppendInt(dst, first|1<<n, n, uint64(p))
+		return AppendHuffman(dst, s)
+	}
+	dst = AppendInt(dst, first, n, uint64(p))
+	return append(dst, s...)
+}
+
+// ReadString decodes the string literal at the start of src: the H flag at
+// bit n of src[0] (1 <= n <= 7), the length with an n-bit prefix, then the
+// payload. A raw string is returned as a subslice of src (capacity trimmed,
+// so appending to it never writes into src). A Huffman string is decoded by
+// appending to dst; s is the appended part and newDst the grown dst.
+// length is the number of bytes of src consumed. A wire length over maxLen is
+// ErrStringTooLong before any decoding (and before ErrTruncated, so a
+// streaming decoder need not buffer it), and so is a decoded length over
+// maxLen. On error newDst is still dst, possibly grown, and length is 0.
+func ReadString(dst, src []byte, n uint8, maxLen int) (s, newDst []byte, length int, err error) {
+	l, k, err := ReadInt(src, n)
+	if err != nil {
+		return nil, dst, 0, err
+	}
+	if l > uint64(max(maxLen, 0)) {
+		return nil, dst, 0, ErrStringTooLong
+	}
+	if l > uint64(len(src)-k) {
+		return nil, dst, 0, ErrTruncated
+	}
+	end := k + int(l)
+	if src[0]&(1<<n) == 0 {
+		return src[k:end:end], dst, end, nil
+	}
+	start := len(dst)
+	dst, err = AppendHuffmanDecode(dst, src[k:end], maxLen)
+	if err != nil {
+		return nil, dst, 0, err
+	}
+	return dst[start:len(dst):len(dst)], dst, end, nil
+}
