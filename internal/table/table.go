@@ -1,0 +1,303 @@
+package table
+
+import "math"
+
+// Overhead is the per-entry size overhead of RFC 7541 §4.1 and RFC 9204 §3.2.1.
+const Overhead = 32
+
+// Table is a dynamic table shared by the HPACK and QPACK codecs: a ring of
+// entries over one byte arena, oldest evicted first, with optional hashed
+// lookups for encoders. The zero Table has capacity 0.
+//
+// Entry bytes are never split across the end of the arena: an entry that
+// does not fit before the end goes to the start. Once the arena is twice the
+// capacity, the RFC's size accounting guarantees every insert fits after its
+// evictions (see place), so inserts and evictions are O(1) and allocation-free.
+// Below that the arena grows lazily, so a large advertised capacity costs
+// memory only when the peer uses it.
+type Table struct {
+	capacity int
+	size     int    // RFC size of the live entries
+	first    uint64 // absolute index of the oldest live entry
+	inserted uint64 // absolute index of the next insert
+
+	ents  []entry // ring, len a power of two, abs&mask
+	arena []byte
+	// scratch holds an insert's bytes when they alias the place they go to.
+	scratch []byte
+
+	indexed bool
+	index   index
+}
+
+// entry locates one entry's bytes: name at arena[off:], value right after.
+type entry struct {
+	off        int
+	nlen, vlen uint32
+	tag        uint8
+}
+
+func (e *entry) end() int { return e.off + int(e.nlen) + int(e.vlen) }
+
+// Init resets t to empty with the given capacity (maximum size in RFC
+// octets). indexed enables Lookup (encoders); decoders pass false.
+func (t *Table) Init(capacity int, indexed bool) {
+	if capacity < 0 {
+		capacity = 0
+	}
+	t.capacity = capacity
+	t.size = 0
+	t.first, t.inserted = 0, 0
+	t.indexed = indexed
+	// Keep memory sized for this capacity; release what a larger one left.
+	if len(t.arena) > twice(capacity) {
+		t.arena = nil
+	}
+	if len(t.ents) > 2*(capacity/Overhead+1) {
+		t.ents = nil
+		t.index = index{}
+	}
+	if indexed {
+		t.index.reset(len(t.ents))
+	} else {
+		t.index = index{}
+	}
+}
+
+// SetCapacity changes the capacity, evicting oldest entries to fit.
+func (t *Table) SetCapacity(capacity int) {
+	if capacity < 0 {
+		capacity = 0
+	}
+	t.capacity = capacity
+	for t.size > capacity {
+		t.evictOldest()
+	}
+}
+
+// Capacity returns the current capacity.
+func (t *Table) Capacity() int { return t.capacity }
+
+// Size returns the sum of entry sizes (len(name)+len(value)+Overhead).
+func (t *Table) Size() int { return t.size }
+
+// Len returns the number of entries.
+func (t *Table) Len() int { return int(t.inserted - t.first) }
+
+// Inserted returns the number of entries ever inserted: the absolute index
+// the next insert will get (QPACK's Insert Count).
+func (t *Table) Inserted() uint64 { return t.inserted }
+
+// Evicting returns how many of the oldest entries an insert of the given
+// size would evict, and whether it fits at all (size <= capacity).
+func (t *Table) Evicting(size int) (n int, fits bool) {
+	if size > t.capacity {
+		return t.Len(), false
+	}
+	free := t.capacity - t.size
+	for abs := t.first; free < size; abs++ {
+		e := &t.ents[abs&t.mask()]
+		free += int(e.nlen) + int(e.vlen) + Overhead
+		n++
+	}
+	return n, true
+}
+
+// Add inserts name and value, evicting oldest entries to make room. name or
+// value may alias an entry of t (even one that this insert evicts). An entry
+// larger than the capacity empties the table and is not inserted (RFC 7541
+// §4.4); Add then returns false.
+func (t *Table) Add(name, value []byte) bool { return t.AddTagged(name, value, 0) }
+
+// AddTagged is Add that keeps tag with the entry, for GetTagged: a byte the
+// codec derives once per insert (the decoders keep the name's
+// static.FieldID) instead of once per reference.
+func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
+	var hn, hf uint32
+	if t.indexed {
+		hn, hf = hashBytes(&t.index, name, value)
+	}
+	p, ok := t.prepare(len(name), len(value))
+	if !ok {
+		return false
+	}
+	dst := t.arena[p : p+len(name)+len(value)]
+	if overlaps(dst, name) || overlaps(dst, value) {
+		// The bytes come from an entry this insert evicted and whose space
+		// it reuses: copy them out before writing over them.
+		t.scratch = append(append(t.scratch[:0], name...), value...)
+		copy(dst, t.scratch)
+	} else {
+		copy(dst, name)
+		copy(dst[len(name):], value)
+	}
+	t.commit(p, len(name), len(value), tag, hn, hf)
+	return true
+}
+
+// AddString is Add for strings.
+func (t *Table) AddString(name, value string) bool {
+	var hn, hf uint32
+	if t.indexed {
+		hn, hf = hashStrings(&t.index, name, value)
+	}
+	p, ok := t.prepare(len(name), len(value))
+	if !ok {
+		return false
+	}
+	copy(t.arena[p:], name)
+	copy(t.arena[p+len(name):], value)
+	t.commit(p, len(name), len(value), 0, hn, hf)
+	return true
+}
+
+// prepare evicts for an entry of nlen+vlen bytes and returns the arena
+// offset where it goes, or false (table emptied) when it is too large.
+func (t *Table) prepare(nlen, vlen int) (int, bool) {
+	size := nlen + vlen + Overhead
+	if size > t.capacity || uint64(nlen) > maxLen || uint64(vlen) > maxLen {
+		for t.Len() > 0 {
+			t.evictOldest()
+		}
+		return 0, false
+	}
+	for t.size+size > t.capacity {
+		t.evictOldest()
+	}
+	if t.Len() == len(t.ents) {
+		t.growRing()
+	}
+	return t.place(nlen + vlen), true
+}
+
+// maxLen bounds a name or value so that entry lengths fit in uint32.
+const maxLen = 1<<32 - 1
+
+// commit records the entry written at p.
+func (t *Table) commit(p, nlen, vlen int, tag uint8, hn, hf uint32) {
+	abs := t.inserted
+	t.ents[abs&t.mask()] = entry{off: p, nlen: uint32(nlen), vlen: uint32(vlen), tag: tag}
+	t.inserted++
+	t.size += nlen + vlen + Overhead
+	if t.indexed {
+		t.index.add(abs, t.mask(), hn, hf)
+	}
+}
+
+// place returns the offset for n bytes after the live entries, growing the
+// arena when they do not fit. With live bytes B and B+n < capacity (the RFC
+// accounting leaves at least 32 per entry), an arena of 2*capacity always
+// has room: when the data does not wrap and the end lacks room, the live
+// region starts past 2c-n-B > c > n; when it wraps, the gap between the
+// newest and oldest entry is the wrap point minus B, and the wrap point lies
+// past 2c minus the (live, so < c) entry that wrapped.
+func (t *Table) place(n int) int {
+	if t.Len() == 0 {
+		if n <= len(t.arena) {
+			return 0
+		}
+		return t.grow(n)
+	}
+	oldest := &t.ents[t.first&t.mask()]
+	newest := &t.ents[(t.inserted-1)&t.mask()]
+	tail, head := oldest.off, newest.end()
+	// While wrapped, a gap of at least one byte stays between the newest
+	// and the oldest entry, so newest.off < tail tells the states apart even
+	// for empty entries.
+	if newest.off >= tail { // not wrapped: live bytes are [tail, head)
+		if len(t.arena)-head >= n {
+			return head
+		}
+		if tail > n {
+			return 0
+		}
+	} else if tail-head > n { // wrapped: free bytes are [head, tail)
+		return head
+	}
+	return t.grow(n)
+}
+
+// grow moves the live entries to the start of a larger arena and returns
+// the offset after them. The old arena is left untouched, so an insert's
+// bytes that alias it stay valid.
+func (t *Table) grow(n int) int {
+	live := t.size - Overhead*t.Len()
+	size := max(2*len(t.arena), 2*(live+n), 256)
+	size = min(size, max(twice(t.capacity), live+n))
+	arena := make([]byte, size)
+	p := 0
+	for abs := t.first; abs < t.inserted; abs++ {
+		e := &t.ents[abs&t.mask()]
+		l := int(e.nlen) + int(e.vlen)
+		copy(arena[p:], t.arena[e.off:e.off+l])
+		e.off = p
+		p += l
+	}
+	t.arena = arena
+	return p
+}
+
+// growRing doubles the entry ring, keeping each entry at abs&mask.
+func (t *Table) growRing() {
+	old, oldMask := t.ents, t.mask()
+	t.ents = make([]entry, max(2*len(old), 16))
+	for abs := t.first; abs < t.inserted; abs++ {
+		t.ents[abs&t.mask()] = old[abs&oldMask]
+	}
+	if t.indexed {
+		t.index.grow(t, len(t.ents), oldMask)
+	}
+}
+
+// twice returns 2n, saturating: QPACK capacities may be near the int limit.
+func twice(n int) int {
+	if n > math.MaxInt/2 {
+		return math.MaxInt
+	}
+	return 2 * n
+}
+
+func (t *Table) mask() uint64 { return uint64(len(t.ents)) - 1 }
+
+func (t *Table) evictOldest() {
+	e := &t.ents[t.first&t.mask()]
+	t.size -= int(e.nlen) + int(e.vlen) + Overhead
+	t.first++
+}
+
+// Get returns the entry rel places from the newest (0 is the newest).
+// The slices alias the arena: valid until the next change to t.
+func (t *Table) Get(rel uint64) (name, value []byte, ok bool) {
+	if rel >= t.inserted-t.first {
+		return nil, nil, false
+	}
+	return t.at(t.inserted - 1 - rel)
+}
+
+// GetTagged is Get that also returns the entry's tag (0 unless AddTagged).
+// It is small enough to inline: it is a decoder's every dynamic reference.
+func (t *Table) GetTagged(rel uint64) (name, value []byte, tag uint8, ok bool) {
+	if rel >= t.inserted-t.first {
+		return nil, nil, 0, false
+	}
+	e := &t.ents[(t.inserted-1-rel)&t.mask()]
+	n := e.off + int(e.nlen)
+	v := n + int(e.vlen)
+	return t.arena[e.off:n:n], t.arena[n:v:v], e.tag, true
+}
+
+// Abs returns the entry with absolute index abs (0 is the first ever inserted).
+func (t *Table) Abs(abs uint64) (name, value []byte, ok bool) {
+	if abs < t.first || abs >= t.inserted {
+		return nil, nil, false
+	}
+	return t.at(abs)
+}
+
+func (t *Table) at(abs uint64) (name, value []byte, ok bool) {
+	e := &t.ents[abs&t.mask()]
+	n := e.off + int(e.nlen)
+	v := n + int(e.vlen)
+	// Full slice expressions: appending to a result must not write the arena.
+	return t.arena[e.off:n:n], t.arena[n:v:v], true
+}
