@@ -1,0 +1,136 @@
+package fastpath
+
+import (
+	"strconv"
+
+	"github.com/hqpack/hqpack/static"
+)
+
+// contentLengthFlags are the flags of a raw Content-Length: its static
+// name, and never a dynamic-table entry (the value changes with every
+// response, so an entry would only evict useful ones).
+var contentLengthFlags = NoIndex.WithID(static.ContentLength)
+
+// FieldList is a reusable field section for an encoder: a slice of fields
+// that implements Enumerator, with a raw numeric Content-Length slot. The
+// zero FieldList is empty and ready to use. Reset empties it and keeps its
+// capacity, so a server can build one section per response without
+// allocating once the list has grown.
+//
+// Add stores the flags it is given. It does not look the name up in the
+// static table: the encoders do that themselves (their lookups match name
+// and value together), so a lookup here would be paid twice. A caller that
+// knows the static name can use AddID, which costs nothing extra.
+type FieldList struct {
+	fields []listField
+	next   int // index of the field the next call to Next makes current
+}
+
+// listField is one field of a FieldList.
+type listField struct {
+	name, value string
+	flags       Flags
+	raw         int64 // a raw Content-Length, or -1
+}
+
+// Add appends a field with flags f.
+func (l *FieldList) Add(name, value string, f Flags) {
+	l.push(name, value, f, -1)
+}
+
+// AddID appends a field whose name is the static-table name id, carrying id
+// in its flags. id must be a valid FieldID other than static.None.
+func (l *FieldList) AddID(id static.FieldID, value string, f Flags) {
+	name := id.Name()
+	if name == "" {
+		panic("fastpath: AddID with a FieldID that has no name: " + id.String())
+	}
+	l.push(name, value, f.WithID(id), -1)
+}
+
+// AddContentLength appends a raw Content-Length of n at this position of
+// the list. No string is made for it: encoders format the digits straight
+// into their output. n must not be negative.
+func (l *FieldList) AddContentLength(n int64) {
+	if n < 0 {
+		panic("fastpath: negative Content-Length " + strconv.FormatInt(n, 10))
+	}
+	l.push("content-length", "", contentLengthFlags, n)
+}
+
+// push appends a field. Growing by a zero element and filling it in place
+// is about twice as fast as appending a composite literal, which the
+// compiler builds on the stack and then copies.
+func (l *FieldList) push(name, value string, f Flags, raw int64) {
+	l.fields = append(l.fields, listField{})
+	p := &l.fields[len(l.fields)-1]
+	p.name, p.value, p.flags, p.raw = name, value, f, raw
+}
+
+// Len returns the number of fields in the list.
+func (l *FieldList) Len() int { return len(l.fields) }
+
+// Pos returns the index of the current field: -1 before the first call to
+// Next, Len() once Next has returned false.
+func (l *FieldList) Pos() int { return l.next - 1 }
+
+// Next advances to the next field; false at the end.
+func (l *FieldList) Next() bool {
+	if l.next < len(l.fields) {
+		l.next++
+		return true
+	}
+	l.next = len(l.fields) + 1
+	return false
+}
+
+// Field returns the current field. For a raw Content-Length the name is
+// "content-length", the value is empty and f carries NoIndex and
+// static.ContentLength. Outside the list it returns zero values.
+func (l *FieldList) Field() (name, value string, f Flags) {
+	if i := l.next - 1; uint(i) < uint(len(l.fields)) {
+		p := &l.fields[i]
+		return p.name, p.value, p.flags
+	}
+	return "", "", 0
+}
+
+// ContentLength reports whether the current field is a raw Content-Length
+// and its value.
+func (l *FieldList) ContentLength() (n int64, ok bool) {
+	if i := l.next - 1; uint(i) < uint(len(l.fields)) {
+		if n := l.fields[i].raw; n >= 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// Rewind moves back before the first field, to enumerate the list again.
+func (l *FieldList) Rewind() { l.next = 0 }
+
+// Reset empties the list and rewinds it. It keeps the capacity but drops
+// the references to the old strings.
+func (l *FieldList) Reset() {
+	clear(l.fields)
+	l.fields = l.fields[:0]
+	l.next = 0
+}
+
+// StringPath returns a copy of l, at the same position, in which every raw
+// Content-Length is an ordinary "content-length" field with the decimal
+// value and the same flags. Encoding it must give exactly what encoding l
+// gives; tests use it to check the fast path. It allocates.
+func (l *FieldList) StringPath() *FieldList {
+	c := &FieldList{fields: make([]listField, len(l.fields)), next: l.next}
+	for i, f := range l.fields {
+		if f.raw >= 0 {
+			f.value = strconv.FormatInt(f.raw, 10)
+			f.raw = -1
+		}
+		c.fields[i] = f
+	}
+	return c
+}
+
+var _ Enumerator = (*FieldList)(nil)

@@ -1,0 +1,17 @@
+package fastpath
+
+import "github.com/hqpack/hqpack/internal/wire"
+
+// HuffmanPolicy says when an encoder Huffman-codes a string literal. It is
+// the type the hpack and qpack encoders take.
+type HuffmanPolicy = wire.Huffman
+
+// The Huffman policies.
+const (
+	// HuffmanAuto codes a string only when that is strictly shorter.
+	HuffmanAuto = wire.HuffmanAuto
+	// HuffmanAlways codes every string.
+	HuffmanAlways = wire.HuffmanAlways
+	// HuffmanNever sends every string as raw octets.
+	HuffmanNever = wire.HuffmanNever
+)
