@@ -1,0 +1,58 @@
+// Package hpack implements HPACK, the field compression of HTTP/2
+// (RFC 7541): an Encoder and a Decoder with allocation-free fast paths,
+// and adapters with the shapes of golang.org/x/net/http2/hpack.
+//
+// # Decoding
+//
+// A Decoder decodes the field sections of one direction of one connection.
+// Fields go to a fastpath.Sink as they are decoded, as byte slices valid
+// until the Sink returns, with Flags that carry the never-indexed bit and
+// the name's static.FieldID (so a server can switch on a small integer
+// instead of comparing strings). fastpath.SinkList is a ready Sink that
+// keeps the fields. Once warm, decoding allocates nothing.
+//
+//	var dec hpack.Decoder // or dec.Init(hpack.DecoderConfig{...})
+//	err := dec.Decode(block, sink)
+//
+// For a section that arrives as HEADERS and CONTINUATION frames, Write each
+// fragment as it comes and End the section:
+//
+//	err := dec.Write(headersPayload, sink)
+//	err = dec.Write(continuationPayload, sink)
+//	err = dec.End()
+//
+// Write hands complete fields to the sink at once and keeps only the
+// representation the fragment cut short, whose length prefixes it reads as
+// soon as they arrive: no byte is decoded twice, and what it keeps is
+// bounded by the string length limit, however the peer cuts the section.
+//
+// Limits (DecoderConfig): the field-section size (name + value + 32 per
+// field, 64 KiB by default: our SETTINGS_MAX_HEADER_LIST_SIZE), counted as
+// fields arrive, so a section of a thousand references to one large entry
+// stops at the limit; the string length, checked before Huffman decoding;
+// an optional cap on the number of fields. SetMaxTableSize records our
+// SETTINGS_HEADER_TABLE_SIZE: Dynamic Table Size Updates above it, after a
+// field, or more than two are errors, and after we lower it below the
+// peer's table size, the peer's next section must start with an update.
+//
+// Errors are of two kinds. A *Error is a decoding failure, a connection
+// error (COMPRESSION_ERROR): it wraps a sentinel (ErrInvalidIndex,
+// ErrTruncated, ErrHuffmanEOS, ErrSectionTooLarge, ...) for errors.Is and
+// gives the offset in the section; after one, every call fails with
+// ErrClosed. A stream error concerns one section only, and the decoder
+// stays usable: with DecoderConfig.Validate, a field that is malformed by
+// RFC 9113 §8.2.1 or §8.3 is a *FieldError (ErrMalformedField); an error
+// returned by the Sink is passed through as it is. Either way the Sink gets
+// no more fields of that section, but the decoder decodes the rest of it to
+// keep its dynamic table in sync, and End returns the error.
+//
+// # Moving from golang.org/x/net/http2/hpack
+//
+// NewDecoder and NewEncoder have x/net's signatures and return an XDecoder
+// and an XEncoder with x/net's methods (Write, Close, DecodeFull,
+// SetEmitFunc, SetEmitEnabled, SetMaxStringLength, ...; WriteField, ...),
+// and HeaderField is x/net's, so moving is a change of import path. Code
+// that names the types says *hpack.XDecoder for *hpack.Decoder and
+// *hpack.XEncoder for *hpack.Encoder. XDecoder is stricter than x/net where
+// RFC 7541 is (see its documentation).
+package hpack

@@ -1,0 +1,279 @@
+package hpack
+
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/table"
+)
+
+// DefaultTableSize is HTTP/2's initial SETTINGS_HEADER_TABLE_SIZE (RFC 9113
+// §6.5.2) and the encoder's default table limit.
+const DefaultTableSize = 4096
+
+// NoTable, as a Config size, stands for 0: no dynamic table (a zero in a
+// Config means the default).
+const NoTable = -1
+
+// Config configures an Encoder. The zero Config is the default: a 4096-octet
+// table, Huffman coding when it is shorter, nghttp2's indexing policy.
+type Config struct {
+	// TableLimit is the largest dynamic table the encoder will use, in
+	// RFC 7541 octets. The table it uses is the smaller of this and the
+	// peer's SETTINGS_HEADER_TABLE_SIZE (see SetMaxTableSize).
+	// 0 means DefaultTableSize; NoTable means none.
+	TableLimit int
+	// InitialTableSize is the table size both ends start with, before any
+	// SETTINGS: HTTP/2's 4096 when 0 (NoTable for 0). When the encoder's
+	// table is smaller, its first section starts with a size update.
+	InitialTableSize int
+	// Huffman is the policy for coding names and values (and raw
+	// Content-Length digits): HuffmanAuto (the zero value), Always, Never.
+	Huffman fastpath.HuffmanPolicy
+	// Indexing is the policy for inserting into the dynamic table.
+	Indexing Indexing
+}
+
+func (c Config) sizes() (limit, initial int) {
+	return configSize(c.TableLimit), configSize(c.InitialTableSize)
+}
+
+func configSize(n int) int {
+	switch {
+	case n == 0:
+		return DefaultTableSize
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// Result tells the caller of Begin and Continue what to do with dst[:n].
+type Result uint8
+
+const (
+	// Done: the section is complete; dst[:n] is its last fragment (send it
+	// with END_HEADERS).
+	Done Result = iota
+	// MoreFields: dst[:n] holds whole fields and the next one does not fit
+	// after them; send it and call Continue with an empty buffer.
+	MoreFields
+	// BufferTooSmall: nothing was written (n is 0) because the next field,
+	// with any table-size updates that must precede it, needs more than
+	// len(dst) bytes. The field stays pending: Continue with a larger dst.
+	BufferTooSmall
+)
+
+// String returns the constant's name.
+func (r Result) String() string {
+	switch r {
+	case Done:
+		return "Done"
+	case MoreFields:
+		return "MoreFields"
+	case BufferTooSmall:
+		return "BufferTooSmall"
+	}
+	return "Result(?)"
+}
+
+// Encoder is an HPACK encoder (RFC 7541) for one direction of one
+// connection; it is not safe for concurrent use. It takes a field section
+// as a fastpath.Enumerator and writes it into a buffer the caller owns,
+// whole fields only, keeping the dynamic table the peer's decoder mirrors.
+//
+//	n, res := enc.Begin(frame, fields) // HEADERS payload
+//	for res == hpack.MoreFields {      // send frame[:n], then
+//		n, res = enc.Continue(frame, fields) // CONTINUATION payload
+//	}
+//
+// or, without framing, block = enc.AppendSection(block[:0], fields).
+//
+// Names are sent in lowercase (HTTP/2 requires it), lowercased on the way
+// when they are not. A raw Content-Length (fastpath.FieldList's
+// AddContentLength) is formatted straight into the output and encodes
+// exactly as its decimal string would. Fields flagged fastpath.NeverIndex,
+// and those the Indexing policy protects, are sent as never indexed, never
+// as a reference to a table entry. Encoding a warm section allocates
+// nothing.
+//
+// The zero Encoder is ready to use with the default Config; New and Init
+// set another.
+type Encoder struct {
+	table    table.Table
+	huffman  fastpath.HuffmanPolicy
+	indexing Indexing
+
+	limit  int // the largest table we are willing to keep
+	peer   int // the peer's SETTINGS_HEADER_TABLE_SIZE
+	target int // min(limit, peer): the size we want the decoder to have
+	cur    int // the size the decoder has: the last one signaled
+
+	// A size change waits for the start of the next section.
+	sizePending bool
+	sizeMin     int // the smallest target since the last section
+
+	// Per call: what the next field may see. While size updates are still
+	// to be written, entries below lo will be gone by the time the decoder
+	// reads the field, and an insert goes into a table of capacity capNow.
+	lo     uint64
+	capNow int
+	updLen int // bytes of the pending size updates, 0 once written
+
+	started bool // this section has written bytes
+	have    bool // the enumerator's current field is not written yet
+	end     bool // the enumerator is exhausted
+	inited  bool
+
+	lower []byte   // scratch for lowercasing names
+	num   [20]byte // scratch: a negative Content-Length, coded digits
+
+	memo    memo
+	memoOff bool // tests: the memo must not change a byte
+
+	// named has bit i set when the table may hold an entry whose name is
+	// static name i: a superset (evictions do not clear bits), cleared
+	// when the table is empty.
+	named     uint64
+	lookupAll bool // tests: skipping lookups by named must not change a byte
+}
+
+// New returns an Encoder with the given configuration.
+func New(c Config) *Encoder {
+	e := new(Encoder)
+	e.Init(c)
+	return e
+}
+
+// Init resets e to a fresh encoder with the given configuration, keeping
+// its memory. The peer's table size starts at c's InitialTableSize.
+func (e *Encoder) Init(c Config) {
+	limit, initial := c.sizes()
+	e.table.Init(initial, true)
+	e.huffman, e.indexing = c.Huffman, c.Indexing
+	e.limit, e.peer, e.cur = limit, initial, initial
+	e.target = min(limit, initial)
+	e.sizePending = e.target != e.cur
+	e.sizeMin = e.target
+	e.started, e.have, e.end = false, false, false
+	e.memo = memo{}
+	e.named = 0
+	e.inited = true
+}
+
+func (e *Encoder) init() {
+	if !e.inited {
+		e.Init(Config{})
+	}
+}
+
+// Begin starts a new field section and encodes as many whole fields of
+// fields as fit in dst[:len(dst)], starting with any pending Dynamic Table
+// Size Updates. n is the number of bytes written; res says whether the
+// section is done, continues (call Continue), or whether the next field
+// alone does not fit a buffer of this size.
+//
+// A field that does not fit leaves no trace in dst, in the dynamic table or
+// in the encoder: it is the first one written by the next Continue, which
+// does not advance fields past it. A section left unfinished by a new Begin
+// is abandoned; the peer's decoder must never see a part of it.
+func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
+	e.init()
+	e.started, e.have, e.end = false, false, false
+	return e.run(dst, fields)
+}
+
+// Continue encodes the next whole fields of the section Begin started into
+// dst[:len(dst)], as Begin does (a CONTINUATION frame's payload).
+func (e *Encoder) Continue(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
+	e.init()
+	return e.run(dst, fields)
+}
+
+func (e *Encoder) run(dst []byte, fields fastpath.Enumerator) (int, Result) {
+	e.prepare()
+	buf, ok := e.rest(dst[:0:len(dst)], false, fields)
+	if !ok {
+		if len(buf) == 0 {
+			return 0, BufferTooSmall
+		}
+		return len(buf), MoreFields
+	}
+	// A section of no fields still carries pending size updates.
+	if e.updLen > 0 {
+		if e.updLen > cap(buf) {
+			return 0, BufferTooSmall
+		}
+		buf = e.commitSizes(buf)
+	}
+	return len(buf), Done
+}
+
+// AppendSection appends a whole field section to dst, growing it as needed,
+// and returns the extended slice. It starts a new section, as Begin does.
+func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
+	e.init()
+	e.started, e.have, e.end = false, false, false
+	e.prepare()
+	dst, _ = e.rest(dst, true, fields)
+	if e.updLen > 0 {
+		dst = e.commitSizes(dst)
+	}
+	return dst
+}
+
+// rest encodes the fields that are left, as field does each one, until
+// the end (true) or a field that does not fit (false). e.have is set only
+// when a field did not fit: the enumerator's current field comes first in
+// the next call.
+func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byte, bool) {
+	if l, ok := fields.(*fastpath.FieldList); ok {
+		return e.list(buf, grow, l)
+	}
+	for e.have || (!e.end && fields.Next()) {
+		name, value, f := fields.Field()
+		var n int64
+		var raw bool
+		if len(name) == len("content-length") && value == "" {
+			n, raw = fields.ContentLength()
+		}
+		var ok bool
+		if buf, ok = e.field(buf, grow, name, value, f, n, raw); !ok {
+			e.have = true
+			return buf, false
+		}
+		e.have = false
+	}
+	e.end = true
+	return buf, true
+}
+
+// list is rest for the ready Enumerator: the same loop, with calls the
+// compiler inlines instead of three dynamic calls per field.
+func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bool) {
+	for e.have || (!e.end && l.Next()) {
+		name, value, f := l.Field()
+		// Most fields of a warm section are memo hits sent as a one-byte
+		// index: that is field's first case, done here without its call
+		// (and its spills) when nothing else is in the way.
+		if e.updLen == 0 && len(buf) < cap(buf) && f&fastpath.NeverIndex == 0 && !e.memoOff &&
+			(len(name) != len("content-length") || value != "") {
+			if idx, ok := e.memoIndex(name, value, f); ok && idx < 0x7f {
+				e.started, e.have = true, false
+				buf = append(buf, patIndexed|byte(idx))
+				continue
+			}
+		}
+		var n int64
+		var raw bool
+		if len(name) == len("content-length") && value == "" {
+			n, raw = l.ContentLength()
+		}
+		var ok bool
+		if buf, ok = e.field(buf, grow, name, value, f, n, raw); !ok {
+			e.have = true
+			return buf, false
+		}
+		e.have = false
+	}
+	e.end = true
+	return buf, true
+}

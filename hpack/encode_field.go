@@ -1,0 +1,220 @@
+package hpack
+
+import (
+	"slices"
+	"strconv"
+	"unsafe"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/table"
+	"github.com/hqpack/hqpack/internal/wire"
+	"github.com/hqpack/hqpack/static"
+)
+
+// Representation patterns and prefix lengths (RFC 7541 §6).
+const (
+	patIndexed = 0x80 // §6.1, 7-bit index
+	patWith    = 0x40 // §6.2.1, 6-bit name index
+	patWithout = 0x00 // §6.2.2, 4-bit name index
+	patNever   = 0x10 // §6.2.3, 4-bit name index
+)
+
+var patterns = [...]struct {
+	first  byte
+	prefix uint8
+}{
+	withIndexing:    {patWith, 6},
+	withoutIndexing: {patWithout, 4},
+	neverIndexed:    {patNever, 4},
+}
+
+// field encodes the enumerator's current field (name, value, f; with raw, a
+// raw Content-Length n) at the end of dst, with the pending size updates
+// first if any. With grow it extends dst as needed; without, it writes only
+// within cap(dst) and reports false, changing nothing, when the field does
+// not fit.
+func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Flags, n int64, raw bool) ([]byte, bool) {
+	if raw {
+		if n >= 0 {
+			return e.contentLength(dst, grow, uint64(n), f)
+		}
+		// Not a length; sent as the string it would be.
+		value = e.negative(n)
+	}
+	if f&fastpath.NeverIndex == 0 && !e.memoOff {
+		if idx, ok := e.memoIndex(name, value, f); ok {
+			// The one-byte index of a warm section, with no size update
+			// to write first and room in dst, without a call.
+			if idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
+				e.started = true
+				return append(dst, patIndexed|byte(idx)), true
+			}
+			return e.indexed(dst, grow, idx)
+		}
+	}
+	return e.literal(dst, grow, name, value, f)
+}
+
+// literal is field after a memo miss: the static and dynamic lookups, the
+// policy, then an indexed field or a literal.
+func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags) ([]byte, bool) {
+	given := name // as the caller passed it, for the memo
+	lowered := !fastpath.IsLower(name)
+	if lowered {
+		name = e.lowercase(name)
+	}
+	exact, nameIdx := static.LookupHPACK(name, value)
+	c := classes[nameIdx]
+	size := len(name) + len(value) + table.Overhead
+	m := e.indexing.decide(f, c, size, len(value), e.capNow)
+
+	// A never-indexed field is never sent as a reference to an entry: the
+	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
+	if exact != 0 && m != neverIndexed {
+		e.remember(given, value, f, lowered, exact, 0, c)
+		return e.indexed(dst, grow, uint64(exact))
+	}
+	idx := uint64(nameIdx)
+	if e.table.Len() == 0 {
+		e.named = 0
+	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || e.lookupAll) {
+		// Content-length never enters the table, so there is nothing to
+		// find; skipping the lookup keeps the raw and string paths alike.
+		// Nor is there for a static name that no entry has (:path, etag,
+		// set-cookie... under the default policy), whose value would
+		// need hashing for nothing.
+		hi := e.table.Inserted()
+		abs, exactDyn, found := e.table.Lookup(name, value, e.lo, hi)
+		switch {
+		case found && exactDyn && m != neverIndexed:
+			e.remember(given, value, f, lowered, 0, abs+1, c)
+			return e.indexed(dst, grow, static.HPACKLen+hi-abs)
+		case found && idx == 0:
+			idx = static.HPACKLen + hi - abs
+		}
+	}
+
+	p := patterns[m]
+	vlen, vhuff := e.huffman.Choose(value)
+	need := e.updLen + wire.IntLen(7, uint64(vlen)) + vlen
+	var nlen int
+	var nhuff bool
+	if idx != 0 {
+		need += wire.IntLen(p.prefix, idx)
+	} else {
+		nlen, nhuff = e.huffman.Choose(name)
+		need += 1 + wire.IntLen(7, uint64(nlen)) + nlen
+	}
+	dst, ok := e.room(dst, grow, need)
+	if !ok {
+		return dst, false
+	}
+	dst = e.sectionStart(dst)
+	if idx != 0 {
+		dst = wire.AppendInt(dst, p.first, p.prefix, idx)
+	} else {
+		dst = append(dst, p.first)
+		dst = appendString(dst, name, nlen, nhuff)
+	}
+	dst = appendString(dst, value, vlen, vhuff)
+	if m == withIndexing && e.table.AddString(name, value) {
+		e.named |= 1 << nameIdx
+		e.remember(given, value, f, lowered, 0, e.table.Inserted(), c)
+	}
+	return dst, true
+}
+
+// indexed writes an Indexed Header Field (RFC 7541 §6.1).
+func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
+	dst, ok := e.room(dst, grow, e.updLen+wire.IntLen(7, idx))
+	if !ok {
+		return dst, false
+	}
+	dst = e.sectionStart(dst)
+	return wire.AppendInt(dst, patIndexed, 7, idx), true
+}
+
+// contentLength writes a raw Content-Length exactly as field writes the same
+// value as a string: a literal without indexing (or never indexed, when
+// flagged) with static name index 28, then the digits, formatted in place.
+func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flags) ([]byte, bool) {
+	first := byte(patWithout | 0x0f)
+	if f&fastpath.NeverIndex != 0 {
+		first = patNever | 0x0f
+	}
+	// The policy's choice as fastpath.DigitsChoice makes it, but coding
+	// the digits once, into scratch, gives both the length and the bytes.
+	var vlen int
+	var huff []byte
+	switch e.huffman {
+	case fastpath.HuffmanNever:
+		vlen = fastpath.DigitsLen(n)
+	case fastpath.HuffmanAlways:
+		huff = fastpath.AppendHuffmanDigits(e.num[:0], n)
+		vlen = len(huff)
+	default:
+		// One or two digits never shrink: every digit codes to 5 or 6 bits.
+		if vlen = fastpath.DigitsLen(n); vlen >= 3 {
+			if h := fastpath.AppendHuffmanDigits(e.num[:0], n); len(h) < vlen {
+				huff, vlen = h, len(h)
+			}
+		}
+	}
+	// 28 = 15 + 13 with a 4-bit prefix; at most 20 digits, so the length
+	// fits the 7-bit prefix of one byte.
+	dst, ok := e.room(dst, grow, e.updLen+3+vlen)
+	if !ok {
+		return dst, false
+	}
+	dst = e.sectionStart(dst)
+	if huff != nil {
+		dst = append(dst, first, contentLengthIndex-0x0f, 0x80|byte(vlen))
+		return append(dst, huff...), true
+	}
+	dst = append(dst, first, contentLengthIndex-0x0f, byte(vlen))
+	return fastpath.AppendDigits(dst, n), true
+}
+
+// room makes sure need more bytes fit in dst: by growing it, or by checking
+// its capacity (the caller's fixed buffer).
+func (e *Encoder) room(dst []byte, grow bool, need int) ([]byte, bool) {
+	if grow {
+		return slices.Grow(dst, need), true
+	}
+	return dst, len(dst)+need <= cap(dst)
+}
+
+// sectionStart writes the pending size updates before the section's first
+// field; the field that follows is sure to fit.
+func (e *Encoder) sectionStart(dst []byte) []byte {
+	e.started = true
+	if e.updLen > 0 {
+		dst = e.commitSizes(dst)
+	}
+	return dst
+}
+
+// appendString writes a string literal whose payload length and coding the
+// caller already chose.
+func appendString(dst []byte, s string, payload int, huff bool) []byte {
+	if huff {
+		dst = wire.AppendInt(dst, 0x80, 7, uint64(payload))
+		return wire.AppendHuffman(dst, s)
+	}
+	dst = wire.AppendInt(dst, 0, 7, uint64(payload))
+	return append(dst, s...)
+}
+
+// lowercase returns name in lowercase, in e's scratch buffer: valid until
+// the next field.
+func (e *Encoder) lowercase(name string) string {
+	e.lower = fastpath.AppendLower(e.lower[:0], name)
+	return unsafe.String(unsafe.SliceData(e.lower), len(e.lower))
+}
+
+// negative formats a negative Content-Length, which can only be sent as the
+// string it is, into e's scratch.
+func (e *Encoder) negative(n int64) string {
+	b := strconv.AppendInt(e.num[:0], n, 10)
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
