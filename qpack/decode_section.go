@@ -1,0 +1,298 @@
+package qpack
+
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/table"
+	"github.com/hqpack/hqpack/internal/wire"
+	"github.com/hqpack/hqpack/static"
+)
+
+// DecodeSection decodes one encoded field section (the payload of a HEADERS
+// frame) received on streamID, handing each field to sink in order.
+//
+// When the section needs inserts the decoder has not received yet, it is
+// copied and held, blocked is true, and sink is not called: once
+// ReadEncoderStream brings the inserts, NextUnblocked names the stream and
+// DecodeUnblocked decodes it. At most MaxBlockedStreams sections wait at
+// once; one more is ErrTooManyBlocked. Otherwise section is not retained:
+// the caller may reuse it once DecodeSection returns.
+//
+// Errors:
+//   - *Error with Code QPACK_DECOMPRESSION_FAILED: the section cannot be
+//     decoded (ErrInvalidIndex, ErrRequiredInsertCount, ErrTruncated,
+//     ErrTooManyBlocked, ...); a connection error, the Decoder is closed.
+//   - *Error with Code H3_MESSAGE_ERROR (ErrMalformedField and its kinds,
+//     ErrSectionTooLarge, ErrStringTooLong, ErrTooManyFields): the message
+//     is malformed or over a limit; a stream error, the Decoder stays usable.
+//     A blocked section over MaxBlockedSectionSize is one too; the decoder
+//     then queues the stream's Stream Cancellation itself.
+//   - an error returned by sink, as is; the Decoder stays usable.
+//   - ErrStreamBlocked, as is, for a second section on a stream whose first
+//     is held; the Decoder is unchanged.
+//
+// A section that references the dynamic table is acknowledged on the decoder
+// stream once decoded, including after a stream error or a sink error.
+func (d *Decoder) DecodeSection(streamID uint64, section []byte, sink fastpath.Sink) (blocked bool, err error) {
+	d.setup()
+	if d.err != nil {
+		return false, d.closedErr
+	}
+	if len(d.held) > 0 && d.find(streamID) >= 0 {
+		// Even a section that would not block: decoding it ahead of the
+		// held one would acknowledge sections out of order.
+		return false, ErrStreamBlocked
+	}
+	ric, base, k, err := d.prefix(section)
+	if err != nil {
+		return false, d.fail(ErrCodeDecompressionFailed, streamID, k, err)
+	}
+	if ric > d.tbl.Inserted() {
+		if err := d.hold(streamID, ric, base, section, k); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, d.decodeLines(streamID, ric, base, section, k, sink)
+}
+
+// prefix decodes the Required Insert Count and Base (RFC 9204 §4.5.1). It
+// returns the prefix length, or the error's offset.
+//
+// A Required Insert Count larger than the section's references need is
+// accepted (§2.2.1 allows, but does not require, rejecting it): it costs
+// the peer a needless block at worst, and no file of the QIFS corpus sends
+// one.
+func (d *Decoder) prefix(p []byte) (ric, base uint64, n int, err error) {
+	enc, k, err := wire.ReadInt(p, 8)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if enc != 0 {
+		full := 2 * d.maxEntries
+		if enc > full {
+			return 0, 0, 0, ErrRequiredInsertCount
+		}
+		maxValue := d.tbl.Inserted() + d.maxEntries
+		ric = maxValue/full*full + enc - 1
+		if ric > maxValue {
+			if ric <= full {
+				return 0, 0, 0, ErrRequiredInsertCount
+			}
+			ric -= full
+		}
+		if ric == 0 {
+			return 0, 0, 0, ErrRequiredInsertCount
+		}
+	}
+	if k >= len(p) {
+		return 0, 0, k, ErrTruncated
+	}
+	delta, k2, err := wire.ReadInt(p[k:], 7)
+	if err != nil {
+		return 0, 0, k, err
+	}
+	if p[k]&0x80 == 0 {
+		base = ric + delta
+	} else {
+		// The Base must not be negative: RIC <= DeltaBase is invalid.
+		if ric <= delta {
+			return 0, 0, k, ErrRequiredInsertCount
+		}
+		base = ric - delta - 1
+	}
+	return ric, base, k + k2, nil
+}
+
+// decodeLines decodes the field lines of p from off, then acknowledges the
+// section when it has dynamic references.
+func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) error {
+	err := d.lines(stream, ric, base, p, off, sink)
+	if d.err == nil {
+		d.ack(stream, ric)
+	}
+	return err
+}
+
+func (d *Decoder) lines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) error {
+	budget := d.maxSection
+	fields := 0
+	var check fieldCheck
+	for off < len(p) {
+		b := p[off]
+		start := off
+		var (
+			name, value []byte
+			id          static.FieldID
+			f           fastpath.Flags
+			k           int
+			err         error
+			ok          bool
+		)
+		switch {
+		case b&0x80 != 0: // 1Txxxxxx Indexed Field Line
+			var idx uint64
+			if idx, k, err = wire.ReadInt(p[off:], 6); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+			if b&0x40 != 0 {
+				e, ok := staticAt(idx)
+				if !ok {
+					return d.sectionErr(stream, off, ErrInvalidIndex)
+				}
+				name, value, id = e.name, e.value, e.id
+			} else {
+				if idx >= base {
+					return d.sectionErr(stream, off, ErrInvalidIndex)
+				}
+				if name, value, id, ok = d.dynamic(base-1-idx, ric); !ok {
+					return d.sectionErr(stream, off, ErrInvalidIndex)
+				}
+			}
+			off += k
+
+		case b&0x40 != 0: // 01NTxxxx Literal Field Line with Name Reference
+			var idx uint64
+			if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+			if b&0x20 != 0 {
+				f = fastpath.NeverIndex
+			}
+			if b&0x10 != 0 {
+				e, ok := staticAt(idx)
+				if !ok {
+					return d.sectionErr(stream, off, ErrInvalidIndex)
+				}
+				name, id = e.name, e.id
+			} else {
+				if idx >= base {
+					return d.sectionErr(stream, off, ErrInvalidIndex)
+				}
+				if name, _, id, ok = d.dynamic(base-1-idx, ric); !ok {
+					return d.sectionErr(stream, off, ErrInvalidIndex)
+				}
+			}
+			off += k
+			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name)); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+
+		case b&0x20 != 0: // 001NHxxx Literal Field Line with Literal Name
+			if b&0x10 != 0 {
+				f = fastpath.NeverIndex
+			}
+			if name, off, err = d.sectionString(p, off, 3, &d.nameBuf, budget); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name)); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+
+		case b&0x10 != 0: // 0001xxxx Indexed Field Line with Post-Base Index
+			var idx uint64
+			if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+			if name, value, id, ok = d.dynamic(base+idx, ric); !ok {
+				return d.sectionErr(stream, off, ErrInvalidIndex)
+			}
+			off += k
+
+		default: // 0000Nxxx Literal Field Line with Post-Base Name Reference
+			var idx uint64
+			if idx, k, err = wire.ReadInt(p[off:], 3); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+			if b&0x08 != 0 {
+				f = fastpath.NeverIndex
+			}
+			if name, _, id, ok = d.dynamic(base+idx, ric); !ok {
+				return d.sectionErr(stream, off, ErrInvalidIndex)
+			}
+			off += k
+			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name)); err != nil {
+				return d.sectionErr(stream, off, err)
+			}
+		}
+		size := len(name) + len(value) + table.Overhead
+		if size > budget {
+			return d.sectionErr(stream, start, ErrSectionTooLarge)
+		}
+		budget -= size
+		if fields++; fields > d.maxFields {
+			return d.sectionErr(stream, start, ErrTooManyFields)
+		}
+		f = f.WithID(id)
+		if d.validate {
+			if err := check.field(name, value, f); err != nil {
+				return d.sectionErr(stream, start, err)
+			}
+		}
+		if err := sink.Field(name, value, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dynamic returns the entry with absolute index abs, which the section may
+// reference only below its Required Insert Count and only while it is in
+// the table (RFC 9204 §2.2.3).
+func (d *Decoder) dynamic(abs, ric uint64) (name, value []byte, id static.FieldID, ok bool) {
+	n := d.tbl.Inserted()
+	if abs >= ric || abs >= n {
+		return nil, nil, 0, false
+	}
+	name, value, tag, ok := d.tbl.GetTagged(n - 1 - abs)
+	return name, value, static.FieldID(tag), ok
+}
+
+// sectionString reads the string literal at p[off:] (H flag at bit n,
+// n-bit length), decoding Huffman into *buf. room is what is left of the
+// section budget before this field's 32-byte overhead. It returns the
+// offset past the string; on error, the offset of the string.
+func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room int) ([]byte, int, error) {
+	limit := min(d.maxString, room-table.Overhead)
+	if limit < 0 {
+		return nil, off, ErrSectionTooLarge
+	}
+	s, nb, k, err := wire.ReadString((*buf)[:0], p[off:], n, limit)
+	*buf = nb
+	if err != nil {
+		if err == ErrStringTooLong && limit < d.maxString {
+			err = ErrSectionTooLarge
+		}
+		return nil, off, err
+	}
+	return s, off + k, nil
+}
+
+// sectionErr classifies a failure inside a section: limits and malformed
+// fields are stream errors, anything else fails the connection.
+func (d *Decoder) sectionErr(stream uint64, off int, cause error) error {
+	if isStreamError(cause) {
+		return &Error{Code: ErrCodeMessage, StreamID: stream, Offset: off, Err: cause}
+	}
+	return d.fail(ErrCodeDecompressionFailed, stream, off, cause)
+}
+
+// ack queues the Section Acknowledgment of a section that referenced the
+// dynamic table (RFC 9204 §4.4.1).
+func (d *Decoder) ack(stream, ric uint64) {
+	if ric == 0 {
+		return
+	}
+	d.out = wire.AppendInt(d.out, 0x80, 7, stream)
+	d.known = max(d.known, ric)
+}
+
+// isStreamError reports the causes that end a stream but not the connection:
+// limits and malformed fields, which leave the decoder's state intact.
+func isStreamError(err error) bool {
+	switch err {
+	case ErrSectionTooLarge, ErrStringTooLong, ErrTooManyFields,
+		ErrInvalidFieldName, ErrInvalidFieldValue, ErrPseudoAfterRegular:
+		return true
+	}
+	return false
+}

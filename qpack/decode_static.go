@@ -1,0 +1,37 @@
+package qpack
+
+import (
+	"sync"
+
+	"github.com/hqpack/hqpack/static"
+)
+
+// staticEntry is a QPACK static entry held as bytes, so decoded fields can
+// point at it without a conversion per field.
+type staticEntry struct {
+	name, value []byte
+	id          static.FieldID
+}
+
+var (
+	staticOnce  sync.Once
+	staticBytes [static.QPACKLen]staticEntry
+)
+
+// loadStatic fills staticBytes once, on the first NewDecoder.
+func loadStatic() {
+	staticOnce.Do(func() {
+		for i := range staticBytes {
+			e, _ := static.QPACK(uint64(i))
+			staticBytes[i] = staticEntry{[]byte(e.Name), []byte(e.Value), e.ID}
+		}
+	})
+}
+
+// staticAt returns static entry i, or false past the table.
+func staticAt(i uint64) (*staticEntry, bool) {
+	if i >= static.QPACKLen {
+		return nil, false
+	}
+	return &staticBytes[i], true
+}

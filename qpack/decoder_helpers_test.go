@@ -1,0 +1,157 @@
+package qpack
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/static"
+)
+
+// decField is a decoded field as the tests compare it.
+type decField struct {
+	Name, Value string
+	NeverIndex  bool
+	ID          static.FieldID
+}
+
+// recSink records fields.
+type recSink struct{ fields []decField }
+
+func (s *recSink) Field(name, value []byte, f fastpath.Flags) error {
+	s.fields = append(s.fields, decField{string(name), string(value), f&fastpath.NeverIndex != 0, f.ID()})
+	return nil
+}
+
+// pairs drops flags, for comparison with lists that have none.
+func (s *recSink) pairs() [][2]string {
+	out := make([][2]string, len(s.fields))
+	for i, f := range s.fields {
+		out[i] = [2]string{f.Name, f.Value}
+	}
+	return out
+}
+
+// nopSink discards fields.
+type nopSink struct{}
+
+func (nopSink) Field(name, value []byte, f fastpath.Flags) error { return nil }
+
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// corpusDir returns the shared corpus: $HQPACK_CORPUS, or ../shared/corpus,
+// a relative path being taken from the module root. It skips the test when
+// the corpus is absent.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("HQPACK_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "corpus")
+	}
+	if !filepath.IsAbs(dir) {
+		root, err := moduleRoot()
+		if err != nil {
+			t.Skipf("corpus: %v", err)
+		}
+		dir = filepath.Join(root, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "qifs")); err != nil {
+		t.Skipf("QIFS corpus not found at %s (set HQPACK_CORPUS to the shared corpus directory): %v", dir, err)
+	}
+	return dir
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// qifsRecord is one record of a QIFS encoded file: stream 0 is encoder-stream
+// data, any other stream one encoded field section.
+type qifsRecord struct {
+	stream uint64
+	data   []byte
+}
+
+// readQIFS splits an encoded interop file into its records.
+func readQIFS(b []byte) ([]qifsRecord, error) {
+	var recs []qifsRecord
+	for len(b) > 0 {
+		if len(b) < 12 {
+			return nil, fmt.Errorf("truncated record header at %d bytes from the end", len(b))
+		}
+		id := binary.BigEndian.Uint64(b)
+		n := binary.BigEndian.Uint32(b[8:])
+		b = b[12:]
+		if uint64(n) > uint64(len(b)) {
+			return nil, fmt.Errorf("record of stream %d: %d bytes, %d left", id, n, len(b))
+		}
+		recs = append(recs, qifsRecord{id, b[:n]})
+		b = b[n:]
+	}
+	return recs, nil
+}
+
+// parseQIF reads a QIF file: name<TAB>value lines, a blank line after each
+// header list, # comments.
+func parseQIF(b []byte) ([][][2]string, error) {
+	var lists [][][2]string
+	var cur [][2]string
+	open := false
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "#"):
+		case line == "":
+			if open {
+				lists = append(lists, cur)
+				cur, open = nil, false
+			}
+		default:
+			name, value, ok := strings.Cut(line, "\t")
+			if !ok {
+				return nil, fmt.Errorf("line without TAB: %q", line)
+			}
+			cur = append(cur, [2]string{name, value})
+			open = true
+		}
+	}
+	if open {
+		lists = append(lists, cur)
+	}
+	return lists, sc.Err()
+}
+
+func newDecoder(cfg DecoderConfig) *Decoder {
+	d := new(Decoder)
+	d.Init(cfg)
+	return d
+}

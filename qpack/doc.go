@@ -1,0 +1,68 @@
+// Package qpack implements QPACK (RFC 9204), HTTP/3 field compression:
+// an Encoder and a Decoder with static and dynamic tables, the encoder and
+// decoder streams, and blocked streams, allocation-free once warm.
+//
+// A QPACK connection has two halves, each with its own dynamic table: the
+// Encoder compresses the sections we send and fills the peer's table through
+// our encoder stream; the Decoder decompresses the sections we receive,
+// reading the peer's encoder stream and acknowledging on our decoder
+// stream what it decoded. The caller owns the unidirectional streams and the request
+// streams; this package only turns bytes into bytes. Neither half is safe
+// for concurrent use.
+//
+// # Encoding
+//
+// Init an Encoder with the peer's SETTINGS_QPACK_MAX_TABLE_CAPACITY and
+// SETTINGS_QPACK_BLOCKED_STREAMS and the table capacity to use (the zero
+// Encoder is static-only). For each section, Plan returns its exact length
+// (an HTTP/3 HEADERS frame carries its length first); the inserts it relies
+// on are then pending, to be taken with AppendEncoderStream and sent on the
+// encoder stream before the section. Begin and Continue write the section
+// into caller buffers without ever splitting a field line, and AppendSection
+// does it in one call. Bytes from the peer's decoder stream go to
+// ReadDecoderStream. Fields come from a fastpath.Enumerator, which can hold
+// Content-Length as a number: it is written without a string.
+//
+// # Decoding
+//
+// Init a Decoder with the settings sent to the peer
+// (SETTINGS_QPACK_MAX_TABLE_CAPACITY, SETTINGS_QPACK_BLOCKED_STREAMS) and
+// the limits to enforce (the zero Decoder is static-only). Then:
+//
+//   - bytes from the peer's encoder stream go to ReadEncoderStream, in
+//     pieces of any size;
+//   - the payload of each HEADERS frame goes to DecodeSection with the
+//     stream ID and a fastpath.Sink that receives the fields;
+//   - a section that needs inserts not yet received is held (blocked is
+//     true); after ReadEncoderStream, NextUnblocked names each stream whose
+//     section can now be decoded, and DecodeUnblocked decodes it into that
+//     request's sink;
+//   - a stream reset before its sections were decoded goes to CancelStream;
+//   - AppendDecoderStream returns what to write on our decoder stream:
+//     Section Acknowledgments, Stream Cancellations and Insert Count
+//     Increments.
+//
+// Names and values handed to a Sink are valid only during the call; the
+// Flags carry fastpath.NeverIndex for fields sent as never-indexed and the
+// static.FieldID of names known to the static table (static references and
+// dynamic entries alike), so a server can switch on a small integer instead
+// of comparing strings.
+//
+// # Errors
+//
+// Failures are *Error values carrying the HTTP/3 error code to send
+// (QPACK_DECOMPRESSION_FAILED, QPACK_ENCODER_STREAM_ERROR,
+// QPACK_DECODER_STREAM_ERROR), the stream, the offset and a cause testable
+// with errors.Is (ErrInvalidIndex, ErrTooManyBlocked, ...). These are
+// connection errors: afterwards every call fails with ErrClosed. A Decoder
+// also reports stream errors, with code H3_MESSAGE_ERROR, for a malformed
+// field (when validation is on) or a section over a limit; after them it
+// carries on. No input makes a decoder panic, and decoding time is linear in
+// the input.
+//
+// # quic-go/qpack
+//
+// github.com/quic-go/qpack supports only the static table. For code written
+// against it, NewEncoder and NewDecoder return XEncoder and XDecoder, of the
+// same shape, so that moving to this package is a change of import path.
+package qpack

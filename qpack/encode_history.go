@@ -1,0 +1,167 @@
+package qpack
+
+// fieldHistory is the encoder's memory for deciding what to insert and what
+// to keep. An insert costs about as much as the literal it replaces, so it
+// pays only when the entry is referenced again before it is evicted;
+// one-off values (request IDs, checksums) would only churn the table. So:
+//   - a field is inserted once it repeats: its hash is among the last
+//     historyLen fields that were considered for insertion; while the table
+//     still has free room and the section may reference the new entry at
+//     once, it is inserted on first sight;
+//   - a name whose inserted values keep being evicted unreferenced (score
+//     below 0) needs one sighting more;
+//   - a name outside the static table that keeps coming back with new
+//     values is inserted alone, with an empty value, so literals can
+//     reference the name;
+//   - entries referenced since they were inserted get a second chance when
+//     an insert would evict them: they are duplicated (see rescue).
+//
+// Everything here is deterministic (no random hash seed): two encoders given
+// the same input write the same bytes.
+type fieldHistory struct {
+	values [historyLen]uint64 // ring of recent field hashes
+	pos    int
+	names  [nameSlots]nameStat // by name hash, overwritten on collision
+	meta   []entryMeta         // by absolute index & (len-1), len a power of two
+	plan   uint64              // number of the section being planned
+}
+
+const (
+	historyLen = 32
+	nameSlots  = 64
+	// scoreMin and scoreMax bound a name's score.
+	scoreMin = -2
+	scoreMax = 4
+)
+
+type nameStat struct {
+	hash  uint64
+	seen  uint16 // saturating
+	score int8
+}
+
+// entryMeta follows one live dynamic table entry.
+type entryMeta struct {
+	plan     uint64 // section that inserted it
+	nhash    uint64 // its name's hash, to tell whether slot still holds it
+	hits     uint32 // references from later sections
+	slot     int32  // slot in names, -1 when none
+	nameOnly bool
+}
+
+func (h *fieldHistory) reset() {
+	h.values = [historyLen]uint64{}
+	h.pos = 0
+	h.names = [nameSlots]nameStat{}
+	clear(h.meta)
+	h.plan = 0
+}
+
+// fieldHash hashes a field for the history.
+func fieldHash(name, value string) uint64 {
+	return strHash(name, 0) ^ strHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1
+}
+
+// strHash is a small deterministic string hash. Collisions only cost
+// compression.
+func strHash(s string, seed uint64) uint64 {
+	h := seed ^ uint64(len(s))*0x9e3779b97f4a7c15
+	for len(s) >= 8 {
+		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = (h ^ v) * 0xff51afd7ed558ccd
+		h ^= h >> 32
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 0xc4ceb9fe1a85ec53
+	}
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
+}
+
+// seen returns how often the field is in the history, and records it.
+func (h *fieldHistory) seen(name, value string) int {
+	x := fieldHash(name, value)
+	n := 0
+	for _, y := range h.values {
+		if y == x {
+			n++
+		}
+	}
+	h.values[h.pos] = x
+	h.pos = (h.pos + 1) % historyLen
+	return n
+}
+
+// sawName counts a sighting of name and returns its stats slot, claiming
+// the slot when it holds another name.
+func (h *fieldHistory) sawName(name string) int32 {
+	x := strHash(name, 0) | 1
+	i := int32(x % nameSlots)
+	s := &h.names[i]
+	if s.hash != x {
+		*s = nameStat{hash: x}
+	}
+	if s.seen < ^uint16(0) {
+		s.seen++
+	}
+	return i
+}
+
+// metaAt returns the record of live entry abs.
+func (h *fieldHistory) metaAt(abs uint64) *entryMeta {
+	return &h.meta[abs&uint64(len(h.meta)-1)]
+}
+
+// grow makes room for records of the live entries [first, next] (next is
+// about to be inserted): the ring follows the table's entry count, not its
+// capacity, so a large capacity costs memory only when used.
+func (h *fieldHistory) grow(first, next uint64) {
+	if next-first < uint64(len(h.meta)) {
+		return
+	}
+	old := h.meta
+	h.meta = make([]entryMeta, max(16, 2*len(old)))
+	for abs := first; abs < next; abs++ {
+		*h.metaAt(abs) = old[abs&uint64(len(old)-1)]
+	}
+}
+
+// inserted records entry abs, made by the current section.
+func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
+	m := entryMeta{plan: h.plan, slot: slot, nameOnly: nameOnly}
+	if slot >= 0 {
+		m.nhash = h.names[slot].hash
+	}
+	*h.metaAt(abs) = m
+}
+
+// stat returns the name stats that entry m counts toward, or nil.
+func (h *fieldHistory) stat(m *entryMeta) *nameStat {
+	if m.nameOnly || m.slot < 0 || h.names[m.slot].hash != m.nhash {
+		return nil
+	}
+	return &h.names[m.slot]
+}
+
+// referenced records a reference to entry abs by the current section.
+func (h *fieldHistory) referenced(abs uint64) {
+	m := h.metaAt(abs)
+	if m.plan == h.plan {
+		return
+	}
+	m.hits++
+	if s := h.stat(m); m.hits == 1 && s != nil && s.score < scoreMax {
+		s.score++
+	}
+}
+
+// evicted records the eviction of entry abs.
+func (h *fieldHistory) evicted(abs uint64) {
+	m := h.metaAt(abs)
+	if s := h.stat(m); m.hits == 0 && s != nil && s.score > scoreMin {
+		s.score--
+	}
+}

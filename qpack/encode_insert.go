@@ -1,0 +1,208 @@
+package qpack
+
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/table"
+	"github.com/hqpack/hqpack/internal/wire"
+)
+
+// oldest returns the absolute index of the oldest live entry.
+func (e *Encoder) oldest() uint64 { return e.tbl.Inserted() - uint64(e.tbl.Len()) }
+
+// evictable reports whether inserting an entry of the given size evicts
+// only entries that may be evicted: acknowledged, and referenced neither by
+// an unacknowledged section nor by this one.
+func (e *Encoder) evictable(size int) bool {
+	n, fits := e.tbl.Evicting(size)
+	if !fits {
+		return false
+	}
+	if n == 0 {
+		return true
+	}
+	last := e.oldest() + uint64(n) - 1 // newest entry evicted
+	return last < e.pl.floor && last < e.pl.minRef
+}
+
+// insertField inserts the field, or duplicates a draining entry holding it,
+// when the policy and the table allow. It reports whether the field is
+// settled: the table now has it, or the line is chosen.
+func (e *Encoder) insertField(pf *planField) bool {
+	p := &e.pl
+	if e.ack == AckNever && !p.canBlock {
+		return false // the entry could never be referenced
+	}
+	name, value := pf.name, pf.value
+	size := len(name) + len(value) + table.Overhead
+	if abs, exact, _ := e.tbl.Lookup(name, value, e.oldest(), e.tbl.Inserted()); exact {
+		if abs >= p.drainLo {
+			return false // not acknowledged yet, and the section may not block
+		}
+		// Draining: refresh it, or reference it where it is.
+		if p.canBlock && e.evictable(size) {
+			e.emitDuplicate(abs)
+			return true
+		}
+		if abs < e.refLimit() {
+			e.reference(abs)
+			pf.kind, pf.ref = repDynamic, abs
+			return true
+		}
+		return false
+	}
+	if !e.wantInsert(pf, size) {
+		return false
+	}
+	e.rescue(size)
+	if !e.evictable(size) {
+		return false
+	}
+	e.emitInsert(name, value, int(pf.sn), pf.slot, false)
+	return true
+}
+
+// wantInsert applies the indexing policy and the encoder's judgement of
+// whether the entry will pay for itself (see fieldHistory).
+func (e *Encoder) wantInsert(pf *planField, size int) bool {
+	switch {
+	case pf.pol&fastpath.Index != 0:
+		return size <= e.capacity
+	case pf.pol&(fastpath.NoIndex|fastpath.NeverIndex) != 0:
+		return false
+	case size > e.capacity*3/4:
+		return false
+	}
+	seen := e.hist.seen(pf.name, pf.value)
+	if e.ack == AckNever {
+		// Nothing will ever be evicted, and worthBlocking keeps the
+		// blocked streams for sections that use the table.
+		return true
+	}
+	need := 1
+	if e.hist.names[pf.slot].score < 0 {
+		need++
+	} else if n, _ := e.tbl.Evicting(size); n == 0 && e.pl.canBlock {
+		return true // free room, and the section references it at once
+	}
+	return seen >= need
+}
+
+// insertName inserts the field's name alone (with an empty value) when the
+// name keeps coming back with new values, so that literals can reference it.
+func (e *Encoder) insertName(pf *planField) {
+	p := &e.pl
+	if pf.slot < 0 || e.hist.names[pf.slot].seen < 2 || e.ack == AckNever && !p.canBlock {
+		return
+	}
+	if _, _, found := e.tbl.Lookup(pf.name, "", p.drainLo, e.tbl.Inserted()); found {
+		return // there is one, referenceable now or once acknowledged
+	}
+	size := len(pf.name) + table.Overhead
+	if size > e.capacity/4 {
+		return
+	}
+	e.rescue(size)
+	if e.evictable(size) {
+		e.emitInsert(pf.name, "", -1, pf.slot, true)
+	}
+}
+
+// rescue duplicates the entries that an insert of the given size would
+// evict and that sections referenced since they were inserted, so that the
+// table keeps what sections use: the second chance that the CLOCK algorithm
+// gives a FIFO cache. A Duplicate costs a byte or two; at most maxRescues
+// per insert.
+func (e *Encoder) rescue(size int) {
+	for range min(e.tbl.Len(), maxRescues) {
+		n, fits := e.tbl.Evicting(size)
+		if !fits || n == 0 {
+			return
+		}
+		first := e.oldest()
+		hot := first
+		for hot < first+uint64(n) && e.hist.metaAt(hot).hits == 0 {
+			hot++
+		}
+		if hot == first+uint64(n) {
+			return
+		}
+		nm, v, _ := e.tbl.Abs(hot)
+		if !e.evictable(len(nm) + len(v) + table.Overhead) {
+			return
+		}
+		e.hist.metaAt(hot).hits = 0 // the copy carries on
+		e.emitDuplicate(hot)
+	}
+}
+
+const maxRescues = 16
+
+// emitCapacity writes Set Dynamic Table Capacity once, before the first
+// insert (a static-only connection sends nothing on the encoder stream).
+func (e *Encoder) emitCapacity() {
+	if !e.capSent {
+		e.stream = AppendSetCapacity(e.stream, uint64(e.capacity))
+		e.capSent = true
+	}
+}
+
+// emitInsert writes the shortest insert instruction for name and value and
+// applies it to the table.
+func (e *Encoder) emitInsert(name, value string, sn int, slot int32, nameOnly bool) {
+	e.emitCapacity()
+	ins := e.tbl.Inserted()
+	// Name source: static, or the newest dynamic entry with the name (the
+	// encoder stream is read in order, so any live entry will do), or literal.
+	best := wire.StringLen(5, name, e.huff)
+	kind := 0
+	var idx uint64
+	if sn >= 0 {
+		if l := wire.IntLen(6, uint64(sn)); l < best {
+			best, kind, idx = l, 1, uint64(sn)
+		}
+	}
+	if abs, _, found := e.tbl.Lookup(name, value, 0, ins); found {
+		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {
+			kind, idx = 2, rel
+		}
+	}
+	switch kind {
+	case 0:
+		e.stream = AppendInsertWithLiteralName(e.stream, name, value, e.huff)
+	case 1:
+		e.stream = AppendInsertWithNameRef(e.stream, true, idx, value, e.huff)
+	default:
+		e.stream = AppendInsertWithNameRef(e.stream, false, idx, value, e.huff)
+	}
+	first := e.oldest()
+	e.hist.grow(first, ins)
+	e.tbl.AddString(name, value)
+	e.inserted(first, slot, nameOnly)
+}
+
+// emitDuplicate writes Duplicate for entry abs and applies it.
+func (e *Encoder) emitDuplicate(abs uint64) {
+	e.emitCapacity()
+	ins := e.tbl.Inserted()
+	e.stream = AppendDuplicate(e.stream, ins-1-abs)
+	first := e.oldest()
+	e.hist.grow(first, ins)
+	m := *e.hist.metaAt(abs)
+	slot := m.slot
+	if !m.nameOnly && e.hist.stat(&m) == nil {
+		slot = -1
+	}
+	n, v, _ := e.tbl.Abs(abs)
+	e.tbl.Add(n, v)
+	e.inserted(first, slot, m.nameOnly)
+}
+
+// inserted updates the history and the draining zone after an insert that
+// found the oldest entry at first.
+func (e *Encoder) inserted(first uint64, slot int32, nameOnly bool) {
+	for abs := first; abs < e.oldest(); abs++ {
+		e.hist.evicted(abs)
+	}
+	e.hist.inserted(e.tbl.Inserted()-1, slot, nameOnly)
+	e.computeDrain()
+}

@@ -1,0 +1,95 @@
+package qpack
+
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
+)
+
+// The instruction writers below append one RFC 9204 encoder-stream
+// instruction (§4.3) or one piece of an encoded field section (§4.5) to
+// dst. The Encoder uses them; they are exported so that a caller (or a
+// test driving the RFC's Appendix B examples) can write any instruction the
+// RFC allows. Index arguments are as on the wire: relative or post-base for
+// the dynamic table, 0-based for the static table. Strings are coded by the
+// Huffman policy h.
+
+// AppendSetCapacity appends Set Dynamic Table Capacity (§4.3.1).
+func AppendSetCapacity(dst []byte, capacity uint64) []byte {
+	return wire.AppendInt(dst, 0x20, 5, capacity)
+}
+
+// AppendInsertWithNameRef appends Insert with Name Reference (§4.3.2): the
+// name of static entry index, or of the dynamic entry at relative index
+// index, and value.
+func AppendInsertWithNameRef(dst []byte, isStatic bool, index uint64, value string, h fastpath.HuffmanPolicy) []byte {
+	first := byte(0x80)
+	if isStatic {
+		first |= 0x40
+	}
+	dst = wire.AppendInt(dst, first, 6, index)
+	return wire.AppendString(dst, 0, 7, value, h)
+}
+
+// AppendInsertWithLiteralName appends Insert with Literal Name (§4.3.3).
+func AppendInsertWithLiteralName(dst []byte, name, value string, h fastpath.HuffmanPolicy) []byte {
+	dst = wire.AppendString(dst, 0x40, 5, name, h)
+	return wire.AppendString(dst, 0, 7, value, h)
+}
+
+// AppendDuplicate appends Duplicate (§4.3.4) of the entry at relative index
+// index.
+func AppendDuplicate(dst []byte, index uint64) []byte {
+	return wire.AppendInt(dst, 0, 5, index)
+}
+
+// AppendSectionPrefix appends the Encoded Field Section Prefix (§4.5.1):
+// Required Insert Count ric, encoded modulo 2*maxEntries (maxEntries is the
+// peer's maximum table capacity / 32), and the Base with its sign bit.
+func AppendSectionPrefix(dst []byte, ric, base, maxEntries uint64) []byte {
+	dst = wire.AppendInt(dst, 0, 8, encodeRIC(ric, maxEntries))
+	if base >= ric {
+		return wire.AppendInt(dst, 0, 7, base-ric)
+	}
+	return wire.AppendInt(dst, 0x80, 7, ric-base-1)
+}
+
+// AppendIndexed appends an Indexed Field Line (§4.5.2): static entry index,
+// or the dynamic entry at relative index index.
+func AppendIndexed(dst []byte, isStatic bool, index uint64) []byte {
+	first := byte(0x80)
+	if isStatic {
+		first |= 0x40
+	}
+	return wire.AppendInt(dst, first, 6, index)
+}
+
+// AppendIndexedPostBase appends an Indexed Field Line with Post-Base Index
+// (§4.5.3).
+func AppendIndexedPostBase(dst []byte, index uint64) []byte {
+	return wire.AppendInt(dst, 0x10, 4, index)
+}
+
+// AppendLiteralNameRef appends a Literal Field Line with Name Reference
+// (§4.5.4): the name of static entry index, or of the dynamic entry at
+// relative index index, and value. never sets the N bit (never-indexed).
+func AppendLiteralNameRef(dst []byte, isStatic bool, index uint64, value string, never bool, h fastpath.HuffmanPolicy) []byte {
+	first := 0x40 | neverBit(never, 0x20)
+	if isStatic {
+		first |= 0x10
+	}
+	dst = wire.AppendInt(dst, first, 4, index)
+	return wire.AppendString(dst, 0, 7, value, h)
+}
+
+// AppendLiteralPostBaseNameRef appends a Literal Field Line with Post-Base
+// Name Reference (§4.5.5).
+func AppendLiteralPostBaseNameRef(dst []byte, index uint64, value string, never bool, h fastpath.HuffmanPolicy) []byte {
+	dst = wire.AppendInt(dst, neverBit(never, 0x08), 3, index)
+	return wire.AppendString(dst, 0, 7, value, h)
+}
+
+// AppendLiteralName appends a Literal Field Line with Literal Name (§4.5.6).
+func AppendLiteralName(dst []byte, name, value string, never bool, h fastpath.HuffmanPolicy) []byte {
+	dst = wire.AppendString(dst, 0x20|neverBit(never, 0x10), 3, name, h)
+	return wire.AppendString(dst, 0, 7, value, h)
+}

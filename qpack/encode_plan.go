@@ -1,0 +1,290 @@
+package qpack
+
+import (
+	"strconv"
+	"unsafe"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/table"
+	"github.com/hqpack/hqpack/static"
+)
+
+// repKind is the field line form chosen for one field (RFC 9204 §4.5).
+type repKind uint8
+
+const (
+	repPending    repKind = iota // not chosen yet
+	repStatic                    // Indexed Field Line, static
+	repDynamic                   // Indexed Field Line or Indexed Post-Base, by Base
+	repLitStatic                 // Literal with static Name Reference
+	repLitDynamic                // Literal with dynamic or Post-Base Name Reference
+	repLitName                   // Literal with Literal Name
+	repLitDigits                 // Literal with static name 4, raw Content-Length digits
+)
+
+// staticContentLength is the QPACK static index of "content-length: 0".
+const staticContentLength = 4
+
+// planField is one planned field line.
+type planField struct {
+	kind         repKind
+	never        bool
+	nhuff, vhuff bool
+	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
+	sn           int32          // lowest static index with the name, or -1
+	slot         int32          // name stats slot in the history, or -1
+	ref          uint64         // static index or dynamic absolute index
+	nlen, vlen   int            // payload lengths of name and value
+	size         int            // encoded length of the whole line
+	name, value  string
+	cl           uint64 // raw Content-Length
+}
+
+// sectionPlan is the section being planned or written.
+type sectionPlan struct {
+	fields    []planField
+	stream    uint64
+	ric, base uint64
+	refs      int // dynamic references
+	prefixLen int
+	total     int
+	next      int // next unit to write: -1 the prefix, then fields[next]
+	active    bool
+
+	// While planning.
+	start    uint64 // Insert Count when planning began
+	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
+	hasRef   bool
+	canBlock bool   // may reference entries not known to be received
+	dynamic  bool   // may use the dynamic table at all
+	floor    uint64 // entries below it may be evicted (before minRef)
+	drainLo  uint64 // entries below it are draining: not referenced
+}
+
+func (p *sectionPlan) reset() {
+	clear(p.fields) // drop references to the caller's strings
+	p.fields = p.fields[:0]
+	p.active = false
+	p.next = 0
+	p.total = 0
+}
+
+// Plan plans the field section that fields enumerate, for stream streamID,
+// and returns its exact encoded length (prefix and field lines). It consumes
+// fields. The inserts the section relies on are made at once: they are
+// pending on the encoder stream (AppendEncoderStream), and the section
+// counts as unacknowledged from now on. Write it with Continue.
+//
+// Planning takes two passes over the fields. The first, in field order,
+// references the entries that hold a field, and makes the inserts (and
+// Duplicates) that the other fields want; the second chooses the literals'
+// names, so that a name reference never pins an entry an insert of the
+// section must evict.
+//
+// The Base is the Required Insert Count (every reference relative, Delta
+// Base 0), unless a lower Base makes the section strictly shorter: the
+// Insert Count when planning began (entries inserted for the section become
+// post-base) or one past a referenced entry.
+//
+// A section planned but not completely written is abandoned by the next
+// Plan. It still counts as unacknowledged until the peer acknowledges it or
+// cancels the stream (with AckImmediate, it counts as acknowledged).
+func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
+	p := &e.pl
+	if p.active && e.ack == AckImmediate {
+		e.sectionDone() // abandoned, but assumed acknowledged all the same
+	}
+	p.reset()
+	p.stream = streamID
+	e.hist.plan++
+	p.start = e.tbl.Inserted()
+	p.minRef = ^uint64(0)
+	p.hasRef = false
+	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
+	p.canBlock = false
+	p.floor = 0
+	p.drainLo = 0
+	blocked := false
+	if p.dynamic {
+		n := e.blockedStreams()
+		blocked = e.streamBlocked(streamID)
+		p.canBlock = blocked || n < e.maxBlocked
+		p.floor = min(e.krc, e.pinnedFloor())
+		e.computeDrain()
+	}
+	e.scratch = e.scratch[:0]
+	for fields.Next() {
+		name, value, f := fields.Field()
+		if len(name) == len("content-length") && value == "" {
+			if n, ok := fields.ContentLength(); ok {
+				if n >= 0 {
+					e.planContentLength(f, uint64(n), true, "")
+					continue
+				}
+				value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
+			}
+		}
+		if !fastpath.IsLower(name) {
+			name = e.keep(fastpath.AppendLower(e.scratch, name))
+		}
+		if name == "content-length" {
+			e.planContentLength(f, 0, false, value)
+			continue
+		}
+		e.collect(name, value, f)
+	}
+	if p.canBlock && e.ack == AckNever && !blocked && !e.worthBlocking() {
+		p.canBlock = false
+	}
+	if p.dynamic {
+		for i := range p.fields {
+			if p.fields[i].kind == repPending {
+				e.preInsert(&p.fields[i])
+			}
+		}
+	}
+	for i := range p.fields {
+		if p.fields[i].kind == repPending {
+			e.choose(&p.fields[i])
+		}
+	}
+	e.finishPlan()
+	return p.total
+}
+
+// planContentLength plans content-length, held raw (n) or as a string. Both
+// give the same line: the indexed static entry 4 for 0, else a literal with
+// static name reference 4. Content-length never enters the dynamic table.
+func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value string) {
+	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, name: "content-length"}
+	zero := raw && n == 0 || !raw && value == "0"
+	switch {
+	case zero && !pf.never:
+		pf.kind = repStatic
+	case raw:
+		pf.kind = repLitDigits
+		pf.cl = n
+		pf.vlen, pf.vhuff = fastpath.DigitsChoice(e.huff, n)
+	default:
+		pf.kind = repLitStatic
+		pf.value = value
+		pf.vlen, pf.vhuff = e.huff.Choose(value) // not memoized, as digits are not
+	}
+	e.pl.fields = append(e.pl.fields, pf)
+}
+
+// keep returns the bytes that b appended to e.scratch as a string, valid
+// while the plan is (the next Plan reuses the scratch; growing it leaves
+// earlier strings in the old array).
+func (e *Encoder) keep(b []byte) string {
+	s := b[len(e.scratch):]
+	e.scratch = b
+	return unsafe.String(unsafe.SliceData(s), len(s))
+}
+
+// collect adds a field to the plan, settling what needs no table: static
+// exact matches.
+func (e *Encoder) collect(name, value string, f fastpath.Flags) {
+	sx, sn := static.LookupQPACK(name, value)
+	pol := e.indexing.decide(f, sn, len(value))
+	e.pl.fields = append(e.pl.fields, planField{})
+	pf := &e.pl.fields[len(e.pl.fields)-1]
+	pf.name, pf.value, pf.pol, pf.sn, pf.slot = name, value, pol, int32(sn), -1
+	pf.never = pol == fastpath.NeverIndex
+	if sx >= 0 && !pf.never {
+		pf.kind, pf.ref = repStatic, uint64(sx)
+	}
+}
+
+// preInsert is the first pass for one field, in field order: reference the
+// entry that holds it, or insert it (or duplicate a draining copy) if that
+// pays, or insert its name alone. Name references wait for choose.
+func (e *Encoder) preInsert(pf *planField) {
+	p := &e.pl
+	if !pf.never {
+		if abs, exact, _ := e.tbl.Lookup(pf.name, pf.value, p.drainLo, e.refLimit()); exact {
+			e.reference(abs)
+			pf.kind, pf.ref = repDynamic, abs
+			return
+		}
+	}
+	if pf.sn < 0 || !pf.never {
+		pf.slot = e.hist.sawName(pf.name)
+	}
+	if !pf.never && e.insertField(pf) {
+		return
+	}
+	if pf.sn < 0 {
+		e.insertName(pf)
+	}
+}
+
+// choose is the second pass for one field: the line.
+func (e *Encoder) choose(pf *planField) {
+	p := &e.pl
+	name, value := pf.name, pf.value
+	var nameAbs uint64 // a referenceable entry with this name
+	nameFound := false
+	if p.dynamic {
+		abs, exact, found := e.tbl.Lookup(name, value, p.drainLo, e.refLimit())
+		if exact && !pf.never {
+			e.reference(abs)
+			pf.kind, pf.ref = repDynamic, abs
+			return
+		}
+		nameAbs, nameFound = abs, found
+	}
+	pf.vlen, pf.vhuff = e.memo.choose(e.huff, value)
+	switch {
+	case pf.sn >= 0:
+		pf.kind, pf.ref = repLitStatic, uint64(pf.sn)
+	case nameFound:
+		e.reference(nameAbs)
+		pf.kind, pf.ref = repLitDynamic, nameAbs
+	default:
+		pf.kind = repLitName
+		pf.nlen, pf.nhuff = e.memo.choose(e.huff, name)
+	}
+}
+
+// refLimit returns the end of the range of absolute indexes the section may
+// reference.
+func (e *Encoder) refLimit() uint64 {
+	if e.pl.canBlock {
+		return e.tbl.Inserted()
+	}
+	return e.krc
+}
+
+// reference records that the section references entry abs.
+func (e *Encoder) reference(abs uint64) {
+	p := &e.pl
+	p.minRef = min(p.minRef, abs)
+	p.hasRef = true
+	e.hist.referenced(abs)
+}
+
+// computeDrain sets drainLo: the oldest entries that the next inserts would
+// evict are draining, and are not referenced (RFC 9204 §2.1.1.1) so that
+// sections do not pin them.
+func (e *Encoder) computeDrain() {
+	p := &e.pl
+	first := e.tbl.Inserted() - uint64(e.tbl.Len())
+	p.drainLo = first
+	if e.ack == AckNever {
+		return // nothing is ever evicted
+	}
+	need := min(e.capacity/drainFraction, drainMax) - (e.capacity - e.tbl.Size())
+	for abs := first; need > 0 && abs < e.tbl.Inserted(); abs++ {
+		n, v, _ := e.tbl.Abs(abs)
+		need -= len(n) + len(v) + table.Overhead
+		p.drainLo = abs + 1
+	}
+}
+
+// drainFraction and drainMax size the draining zone: 1/8 of the table,
+// at most 256 bytes.
+const (
+	drainFraction = 8
+	drainMax      = 256
+)

@@ -1,0 +1,189 @@
+package qpack
+
+import (
+	"slices"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
+)
+
+// Result tells the caller of Begin and Continue what to do with dst[:n],
+// as in the hpack package.
+type Result uint8
+
+const (
+	// Done: the section is complete; dst[:n] is its last piece.
+	Done Result = iota
+	// MoreFields: dst[:n] holds whole units and the next one does not fit
+	// after them; send it and call Continue.
+	MoreFields
+	// BufferTooSmall: nothing was written (n is 0) because the next unit
+	// (the prefix or a field line) needs more than len(dst) bytes. It stays
+	// pending: Continue with a larger dst.
+	BufferTooSmall
+)
+
+// String returns the constant's name.
+func (r Result) String() string {
+	switch r {
+	case Done:
+		return "Done"
+	case MoreFields:
+		return "MoreFields"
+	case BufferTooSmall:
+		return "BufferTooSmall"
+	}
+	return "Result(?)"
+}
+
+// Begin plans the section that fields enumerate for stream streamID (see
+// Plan) and writes as much of it as fits in dst[:len(dst)]: the prefix,
+// then whole field lines. n is the number of bytes written; res says
+// whether the section is done, continues (send dst[:n], then call
+// Continue), or whether the next unit alone needs more than len(dst) bytes
+// (nothing written: call Continue with a larger dst). Send the
+// encoder-stream bytes (AppendEncoderStream) before the section.
+//
+// Unlike HPACK's, the whole section is planned here, inserts included, so
+// fields is consumed at once and Continue does not take it.
+func (e *Encoder) Begin(streamID uint64, dst []byte, fields fastpath.Enumerator) (n int, res Result) {
+	e.Plan(streamID, fields)
+	return e.Continue(dst)
+}
+
+// Continue writes the next whole units of the section planned by Plan or
+// Begin into dst[:len(dst)], as Begin does. With no section left to write
+// it returns 0, Done.
+func (e *Encoder) Continue(dst []byte) (n int, res Result) {
+	p := &e.pl
+	if !p.active {
+		return 0, Done
+	}
+	buf := dst[:0:len(dst)]
+	for p.next < len(p.fields) {
+		size := p.prefixLen
+		if p.next >= 0 {
+			size = p.fields[p.next].size
+		}
+		if len(buf)+size > len(dst) {
+			if len(buf) == 0 {
+				return 0, BufferTooSmall
+			}
+			return len(buf), MoreFields
+		}
+		buf = e.appendUnit(buf)
+	}
+	e.sectionDone()
+	return len(buf), Done
+}
+
+// AppendPlanned appends the rest of the section planned by Plan (all of it,
+// if Continue wrote none) to dst, growing it as needed.
+func (e *Encoder) AppendPlanned(dst []byte) []byte {
+	if !e.pl.active {
+		return dst
+	}
+	if n := e.Remaining(); cap(dst)-len(dst) < n {
+		dst = slices.Grow(dst, n)
+	}
+	for e.pl.next < len(e.pl.fields) {
+		dst = e.appendUnit(dst)
+	}
+	e.sectionDone()
+	return dst
+}
+
+// AppendSection plans the section that fields enumerate for stream
+// streamID and appends all of it to dst, growing it as needed. Send the
+// encoder-stream bytes (AppendEncoderStream) before the section.
+func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
+	e.Plan(streamID, fields)
+	return e.AppendPlanned(dst)
+}
+
+// Remaining returns the bytes of the planned section not yet written.
+func (e *Encoder) Remaining() int {
+	p := &e.pl
+	if !p.active {
+		return 0
+	}
+	n := 0
+	if p.next < 0 {
+		n = p.prefixLen
+	}
+	for i := max(p.next, 0); i < len(p.fields); i++ {
+		n += p.fields[i].size
+	}
+	return n
+}
+
+// sectionDone ends the written section.
+func (e *Encoder) sectionDone() {
+	p := &e.pl
+	p.active = false
+	if e.ack == AckImmediate {
+		if p.ric > 0 {
+			e.ackSection(p.stream)
+		}
+		e.krc = e.tbl.Inserted()
+	}
+	clear(p.fields)
+	p.fields = p.fields[:0]
+}
+
+// appendUnit appends the next unit (prefix or field line) and advances.
+func (e *Encoder) appendUnit(dst []byte) []byte {
+	p := &e.pl
+	if p.next < 0 {
+		p.next = 0
+		return AppendSectionPrefix(dst, p.ric, p.base, e.maxEntries)
+	}
+	f := &p.fields[p.next]
+	p.next++
+	switch f.kind {
+	case repStatic:
+		return AppendIndexed(dst, true, f.ref)
+	case repDynamic:
+		if f.ref < p.base {
+			return AppendIndexed(dst, false, p.base-1-f.ref)
+		}
+		return AppendIndexedPostBase(dst, f.ref-p.base)
+	case repLitStatic, repLitDigits:
+		dst = wire.AppendInt(dst, 0x50|neverBit(f.never, 0x20), 4, f.ref)
+	case repLitDynamic:
+		if f.ref < p.base {
+			dst = wire.AppendInt(dst, 0x40|neverBit(f.never, 0x20), 4, p.base-1-f.ref)
+		} else {
+			dst = wire.AppendInt(dst, neverBit(f.never, 0x08), 3, f.ref-p.base)
+		}
+	case repLitName:
+		dst = e.appendChosen(dst, 0x20|neverBit(f.never, 0x10), 3, f.name, f.nlen, f.nhuff)
+	}
+	if f.kind == repLitDigits {
+		if f.vhuff {
+			dst = wire.AppendInt(dst, 0x80, 7, uint64(f.vlen))
+			return fastpath.AppendHuffmanDigits(dst, f.cl)
+		}
+		dst = wire.AppendInt(dst, 0, 7, uint64(f.vlen))
+		return fastpath.AppendDigits(dst, f.cl)
+	}
+	return e.appendChosen(dst, 0, 7, f.value, f.vlen, f.vhuff)
+}
+
+func neverBit(never bool, bit byte) byte {
+	if never {
+		return bit
+	}
+	return 0
+}
+
+// appendChosen appends s as a string literal whose coding was chosen at
+// planning: payload length plen, Huffman-coded or not.
+func (e *Encoder) appendChosen(dst []byte, first byte, n uint8, s string, plen int, huff bool) []byte {
+	if huff {
+		dst = wire.AppendInt(dst, first|1<<n, n, uint64(plen))
+		return e.memo.appendHuffman(dst, s)
+	}
+	dst = wire.AppendInt(dst, first, n, uint64(plen))
+	return append(dst, s...)
+}

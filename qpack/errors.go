@@ -1,0 +1,115 @@
+package qpack
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hqpack/hqpack/internal/wire"
+)
+
+// ErrCode is an HTTP/3 error code (RFC 9204 §6).
+type ErrCode uint64
+
+// The QPACK error codes.
+const (
+	ErrCodeDecompressionFailed ErrCode = 0x200 // QPACK_DECOMPRESSION_FAILED
+	ErrCodeEncoderStream       ErrCode = 0x201 // QPACK_ENCODER_STREAM_ERROR
+	ErrCodeDecoderStream       ErrCode = 0x202 // QPACK_DECODER_STREAM_ERROR
+
+	// ErrCodeMessage is HTTP/3's H3_MESSAGE_ERROR (RFC 9114 §8.1), the code
+	// of a decoder's stream errors: a malformed field or a section over a
+	// limit. The connection and the Decoder carry on.
+	ErrCodeMessage ErrCode = 0x10e
+)
+
+func (c ErrCode) String() string {
+	switch c {
+	case ErrCodeDecompressionFailed:
+		return "QPACK_DECOMPRESSION_FAILED"
+	case ErrCodeEncoderStream:
+		return "QPACK_ENCODER_STREAM_ERROR"
+	case ErrCodeDecoderStream:
+		return "QPACK_DECODER_STREAM_ERROR"
+	case ErrCodeMessage:
+		return "H3_MESSAGE_ERROR"
+	}
+	return fmt.Sprintf("ErrCode(%#x)", uint64(c))
+}
+
+// Causes, each testable with errors.Is on the *Error a coder returns. The
+// wire-level ones are shared with the hpack package.
+var (
+	ErrTruncated            = wire.ErrTruncated
+	ErrIntegerOverflow      = wire.ErrIntegerOverflow
+	ErrStringTooLong        = wire.ErrStringTooLong
+	ErrHuffmanEOS           = wire.ErrHuffmanEOS
+	ErrHuffmanPaddingLength = wire.ErrHuffmanPaddingLength
+	ErrHuffmanPaddingBits   = wire.ErrHuffmanPaddingBits
+
+	// ErrInvalidIndex reports a static index past the table, or a dynamic
+	// index that is evicted, not yet inserted, or at or past the section's
+	// Required Insert Count.
+	ErrInvalidIndex = errors.New("invalid index")
+	// ErrRequiredInsertCount reports an encoded Required Insert Count that
+	// cannot be decoded (RFC 9204 §4.5.1.1), or a section whose Base is invalid.
+	ErrRequiredInsertCount = errors.New("invalid required insert count")
+	// ErrCapacity reports a Set Dynamic Table Capacity above our maximum, or
+	// an insert that does not fit the table.
+	ErrCapacity = errors.New("dynamic table capacity exceeded")
+	// ErrTooManyBlocked reports one blocked stream more than we allow.
+	ErrTooManyBlocked = errors.New("too many blocked streams")
+	// ErrSectionTooLarge reports a field section over the size limit.
+	ErrSectionTooLarge = errors.New("field section too large")
+	// ErrBufferLimit reports unfinished stream input past the buffer bound.
+	ErrBufferLimit = errors.New("unfinished instruction exceeds buffer limit")
+	// ErrUnexpectedAck reports a Section Acknowledgment, Stream Cancellation or
+	// Insert Count Increment that the encoder's state makes impossible.
+	ErrUnexpectedAck = errors.New("unexpected decoder stream instruction")
+	// ErrClosed reports use after an earlier connection error.
+	ErrClosed = errors.New("connection failed earlier")
+
+	// ErrMalformedField is the class of the malformed-field errors below,
+	// reported by a Decoder with Validate set (RFC 9114 §4.2, §4.3): each
+	// matches it with errors.Is. They are stream errors (H3_MESSAGE_ERROR).
+	ErrMalformedField = errors.New("malformed field")
+	// ErrInvalidFieldName reports a name that is empty, not a token, has
+	// uppercase letters, or is an undefined pseudo-header field.
+	ErrInvalidFieldName = fmt.Errorf("%w: invalid field name", ErrMalformedField)
+	// ErrInvalidFieldValue reports a value with NUL, CR or LF, or with
+	// leading or trailing whitespace.
+	ErrInvalidFieldValue = fmt.Errorf("%w: invalid field value", ErrMalformedField)
+	// ErrPseudoAfterRegular reports a pseudo-header field after a regular
+	// field.
+	ErrPseudoAfterRegular = fmt.Errorf("%w: pseudo-header field after a regular field", ErrMalformedField)
+	// ErrTooManyFields reports a section with more fields than the
+	// Decoder's MaxFields; a stream error.
+	ErrTooManyFields = errors.New("too many fields")
+
+	// ErrStreamBlocked reports a section for a stream that already has one
+	// held: a caller must not read further frames of a blocked stream. It is
+	// returned as is, and the Decoder is unchanged.
+	ErrStreamBlocked = errors.New("stream already has a blocked section")
+	// ErrNoBlockedSection reports DecodeUnblocked for a stream with no held
+	// section. It is returned as is, and the Decoder is unchanged.
+	ErrNoBlockedSection = errors.New("no blocked section for stream")
+)
+
+// Error is a QPACK failure: the error code to send, the cause (Err, for
+// errors.Is), the stream it happened on and the offset in that input.
+type Error struct {
+	Code     ErrCode
+	StreamID uint64
+	Offset   int
+	Err      error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("qpack: %v: %v (stream %d, offset %d)", e.Code, e.Err, e.StreamID, e.Offset)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ConnectionError reports whether e ends the connection: every code but
+// H3_MESSAGE_ERROR, which ends only the stream.
+func (e *Error) ConnectionError() bool { return e.Code != ErrCodeMessage }
