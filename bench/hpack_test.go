@@ -1,0 +1,238 @@
+package bench
+
+import (
+	"bytes"
+	"strconv"
+	"testing"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/hpack"
+	xhpack "golang.org/x/net/http2/hpack"
+)
+
+// HPACK: hqpack beside golang.org/x/net/http2/hpack. Encoders are warm (one
+// encoder across iterations, as on a connection) and write into a reused
+// buffer. Decoders are reused too and decode the same bytes; see each
+// benchmark for what the table holds.
+
+// xnetEncode writes fs with x/net's encoder into buf, which it empties
+// first.
+func xnetEncode(b *testing.B, e *xhpack.Encoder, buf *bytes.Buffer, fs []field) {
+	buf.Reset()
+	for _, f := range fs {
+		if err := e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// hqpackEncode encodes l into the fixed buffer dst (a HEADERS payload) and
+// returns the section.
+func hqpackEncode(b *testing.B, e *hpack.Encoder, dst []byte, l *fastpath.FieldList) []byte {
+	n, res := e.Begin(dst, l)
+	if res != hpack.Done {
+		b.Fatalf("Begin: %v", res)
+	}
+	return dst[:n]
+}
+
+// hqpackEncodeRows adds the hqpack rows of an encode benchmark: impl=hqpack
+// builds the FieldList for every section (Reset, then Add), as a server
+// does for every response; impl=hqpack-rewind builds it once and rewinds
+// it, which leaves the encoder's own time.
+func hqpackEncodeRows(b *testing.B, build func(*fastpath.FieldList)) {
+	b.Run("impl=hqpack", func(b *testing.B) {
+		var l fastpath.FieldList
+		e := hpack.New(hpack.Config{})
+		dst := make([]byte, 16<<10)
+		build(&l)
+		hqpackEncode(b, e, dst, &l) // warm: the table holds the fields
+		b.ReportAllocs()
+		for b.Loop() {
+			build(&l)
+			hqpackEncode(b, e, dst, &l)
+		}
+	})
+	b.Run("impl=hqpack-rewind", func(b *testing.B) {
+		var l fastpath.FieldList
+		e := hpack.New(hpack.Config{})
+		dst := make([]byte, 16<<10)
+		build(&l)
+		hqpackEncode(b, e, dst, &l)
+		b.ReportAllocs()
+		for b.Loop() {
+			l.Rewind()
+			hqpackEncode(b, e, dst, &l)
+		}
+	})
+}
+
+// BenchmarkHPACKEncodeResponse encodes the 7-field response: hqpack from a
+// FieldList with a raw Content-Length, into a fixed HEADERS buffer; x/net
+// with strconv.Itoa for content-length, as a server does today, into a
+// reused bytes.Buffer.
+func BenchmarkHPACKEncodeResponse(b *testing.B) {
+	hqpackEncodeRows(b, buildResponse)
+	b.Run("impl=xnet", func(b *testing.B) {
+		var buf bytes.Buffer
+		e := xhpack.NewEncoder(&buf)
+		cl := responseContentLength
+		fs := append([]field(nil), response...)
+		write := func() {
+			buf.Reset()
+			for _, f := range fs {
+				if f.value == "" { // content-length
+					f.value = strconv.Itoa(cl)
+				}
+				if err := e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		write()
+		b.ReportAllocs()
+		for b.Loop() {
+			write()
+		}
+	})
+}
+
+// BenchmarkHPACKEncodeRequest encodes the 13-field request on a warm
+// encoder (a client's second request).
+func BenchmarkHPACKEncodeRequest(b *testing.B) {
+	hqpackEncodeRows(b, buildRequest)
+	b.Run("impl=xnet", func(b *testing.B) {
+		var buf bytes.Buffer
+		e := xhpack.NewEncoder(&buf)
+		xnetEncode(b, e, &buf, request)
+		b.ReportAllocs()
+		for b.Loop() {
+			xnetEncode(b, e, &buf, request)
+		}
+	})
+}
+
+// xnetSections returns fs encoded by x/net's encoder (which indexes every
+// field) twice on one connection: the first section is literals entering
+// the table, the second all indexed. x/net's encoder is the neutral
+// choice: both decoders read a third party's bytes.
+func xnetSections(b *testing.B, fs []field) (first, second []byte) {
+	var buf bytes.Buffer
+	e := xhpack.NewEncoder(&buf)
+	xnetEncode(b, e, &buf, fs)
+	first = bytes.Clone(buf.Bytes())
+	xnetEncode(b, e, &buf, fs)
+	return first, bytes.Clone(buf.Bytes())
+}
+
+// emptyTable is two Dynamic Table Size Updates, to 0 and back to 4096: at
+// the start of a section they leave the decoder's table empty (RFC 7541
+// §4.2), so a reused decoder decodes the section as a fresh connection's
+// first. Both implementations read these 4 bytes; neither is rebuilt.
+var emptyTable = []byte{0x20, 0x3f, 0xe1, 0x1f}
+
+// benchHPACKDecode decodes block in each iteration with decoders primed by
+// decoding prime (if any), then block, once: hqpack into a countSink (zero
+// copy) and into a fastpath.SinkList (copies every name and value into its
+// arena), x/net into an emit func that counts the strings it is given.
+func benchHPACKDecode(b *testing.B, prime, block []byte, fs []field) {
+	w := want(fs)
+	b.Run("impl=hqpack", func(b *testing.B) {
+		var d hpack.Decoder
+		d.Init(hpack.DecoderConfig{})
+		var s countSink
+		for _, p := range [][]byte{prime, block} {
+			if err := d.Decode(p, &s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			s = countSink{}
+			if err := d.Decode(block, &s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if s.fieldStats != w {
+			b.Fatalf("decoded %+v, want %+v", s.fieldStats, w)
+		}
+	})
+	b.Run("impl=hqpack-sinklist", func(b *testing.B) {
+		var d hpack.Decoder
+		d.Init(hpack.DecoderConfig{})
+		var s fastpath.SinkList
+		for _, p := range [][]byte{prime, block} {
+			if err := d.Decode(p, &s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Reset()
+			if err := d.Decode(block, &s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if s.Len() != w.fields || s.Bytes() != w.bytes {
+			b.Fatalf("decoded %d fields of %d bytes, want %+v", s.Len(), s.Bytes(), w)
+		}
+	})
+	b.Run("impl=xnet", func(b *testing.B) {
+		var s fieldStats
+		d := xhpack.NewDecoder(hpack.DefaultTableSize, func(f xhpack.HeaderField) {
+			s.fields++
+			s.bytes += len(f.Name) + len(f.Value)
+		})
+		decode := func(block []byte) {
+			if _, err := d.Write(block); err != nil {
+				b.Fatal(err)
+			}
+			if err := d.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		decode(prime)
+		decode(block)
+		b.ReportAllocs()
+		for b.Loop() {
+			s = fieldStats{}
+			decode(block)
+		}
+		if s != w {
+			b.Fatalf("decoded %+v, want %+v", s, w)
+		}
+	})
+}
+
+// BenchmarkHPACKDecodeRequestCold decodes the request as the first section
+// of a connection: every field a literal that enters the table (Huffman
+// strings, literal names for the sec-fetch-* and upgrade-insecure-requests
+// fields). The section starts with emptyTable, so one reused decoder of
+// each implementation starts every iteration with an empty table: no
+// decoder construction is counted, for either.
+func BenchmarkHPACKDecodeRequestCold(b *testing.B) {
+	first, _ := xnetSections(b, request)
+	block := append(bytes.Clone(emptyTable), first...)
+	benchHPACKDecode(b, nil, block, request)
+}
+
+// BenchmarkHPACKDecodeRequestWarm decodes the request's second section on
+// a connection whose table holds every field: 13 indexed references.
+func BenchmarkHPACKDecodeRequestWarm(b *testing.B) {
+	first, second := xnetSections(b, request)
+	benchHPACKDecode(b, first, second, request)
+}
+
+// BenchmarkHPACKDecodeResponse decodes the response's second section from
+// an hqpack server (default policy): everything indexed but content-length,
+// which is a literal with a static name and Huffman-coded digits, as a
+// client of such a server sees it on a warm connection.
+func BenchmarkHPACKDecodeResponse(b *testing.B) {
+	var l fastpath.FieldList
+	e := hpack.New(hpack.Config{})
+	buildResponse(&l)
+	first := e.AppendSection(nil, &l)
+	buildResponse(&l)
+	second := e.AppendSection(nil, &l)
+	benchHPACKDecode(b, first, second, responseStrings())
+}
