@@ -1,0 +1,184 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/net/http2"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/hpack"
+	"github.com/hqpack/hqpack/static"
+)
+
+// hqDecoder is the hqpack request decoder: fragments go straight into the
+// streaming Decoder, which validates each field (RFC 9113 §8.2.1, §8.3) and
+// hands it to the sink with the static FieldID of its name.
+type hqDecoder struct {
+	dec  hpack.Decoder
+	sink hqSink
+}
+
+func newHQDecoder(cfg *config) *hqDecoder {
+	d := new(hqDecoder)
+	d.dec.Init(hpack.DecoderConfig{
+		// The hard bound, a connection error. Our advertised
+		// SETTINGS_MAX_HEADER_LIST_SIZE is the request's limit (431).
+		MaxSectionSize:  cfg.hardHeaderBytes,
+		MaxStringLength: cfg.maxHeaderListSize,
+		Validate:        true,
+	})
+	return d
+}
+
+func (d *hqDecoder) begin(r *request)        { d.sink.r = r }
+func (d *hqDecoder) write(frag []byte) error { return d.dec.Write(frag, &d.sink) }
+
+func (d *hqDecoder) end() (stream, fatal error) {
+	err := d.dec.End()
+	d.sink.r = nil
+	if err == nil {
+		return nil, nil
+	}
+	var he *hpack.Error
+	if errors.As(err, &he) {
+		return nil, err
+	}
+	var fe *hpack.FieldError
+	if errors.As(err, &fe) {
+		return errMalformed, nil
+	}
+	return err, nil // the sink's own error
+}
+
+// hqSink turns decoded fields into a request.
+type hqSink struct{ r *request }
+
+func (s *hqSink) Field(name, value []byte, f fastpath.Flags) error {
+	if s.r == nil {
+		return nil
+	}
+	return addField(s.r, hqKind(name, f.ID()), name, value)
+}
+
+// hqKinds maps the static FieldIDs the server cares about to their kind;
+// every other static name is a regular field.
+var hqKinds = func() (t [static.MaxFieldID + 1]fieldKind) {
+	t[static.Method] = kMethod
+	t[static.Scheme] = kScheme
+	t[static.Authority] = kAuthority
+	t[static.Path] = kPath
+	t[static.Status] = kBadPseudo
+	t[static.ContentLength] = kContentLength
+	t[static.TransferEncoding] = kConnSpecific
+	return t
+}()
+
+// hqKind is a table lookup for static names; other names are compared only
+// when their length is that of a connection-specific one.
+func hqKind(name []byte, id static.FieldID) fieldKind {
+	if id != static.None {
+		return hqKinds[id]
+	}
+	if len(name) > 0 && name[0] == ':' {
+		return kBadPseudo // :protocol; the decoder rejects unknown ones
+	}
+	switch len(name) {
+	case 2:
+		if string(name) == "te" {
+			return kTE
+		}
+	case 7:
+		if string(name) == "upgrade" {
+			return kConnSpecific
+		}
+	case 10:
+		if string(name) == "connection" || string(name) == "keep-alive" {
+			return kConnSpecific
+		}
+	case 16:
+		if string(name) == "proxy-connection" {
+			return kConnSpecific
+		}
+	}
+	return kRegular
+}
+
+// hqEncoder is the hqpack response encoder: Begin writes whole fields into a
+// buffer of the peer's SETTINGS_MAX_FRAME_SIZE (the HEADERS payload),
+// Continue the rest into CONTINUATION payloads. Content-Length goes in raw.
+type hqEncoder struct {
+	enc    hpack.Encoder
+	fields fastpath.FieldList
+	buf    []byte
+	big    []byte
+}
+
+func newHQEncoder() *hqEncoder { return new(hqEncoder) }
+
+func (e *hqEncoder) setPeerTableSize(n uint32) { e.enc.SetMaxTableSize(n) }
+
+// maxFieldBuf bounds the buffer grown for one field larger than a frame.
+const maxFieldBuf = 16 << 20
+
+var errFieldTooLarge = errors.New("response field too large to encode")
+
+func (e *hqEncoder) writeHeaders(fr *http2.Framer, id uint32, endStream bool, maxFrame int, resp *response) error {
+	l := &e.fields
+	l.Reset()
+	l.AddID(static.Status, statusText(resp.status), 0)
+	for _, h := range resp.header {
+		l.Add(h.name, h.value, 0)
+	}
+	if resp.contentLength >= 0 {
+		l.AddContentLength(resp.contentLength)
+	}
+	if cap(e.buf) < maxFrame {
+		e.buf = make([]byte, maxFrame)
+	}
+	buf := e.buf[:maxFrame]
+	n, res := e.enc.Begin(buf, l)
+	first := true
+	for {
+		out := buf
+		for res == hpack.BufferTooSmall {
+			// One field longer than a frame: encode it into a larger
+			// buffer and cut it across frames (a block may be cut anywhere).
+			size := max(2*len(out), 2*maxFrame)
+			if size > maxFieldBuf {
+				return fmt.Errorf("stream %d: %w", id, errFieldTooLarge)
+			}
+			if cap(e.big) < size {
+				e.big = make([]byte, size)
+			}
+			out = e.big[:size]
+			n, res = e.enc.Continue(out, l)
+		}
+		for p := out[:n]; ; {
+			m := min(len(p), maxFrame)
+			last := m == len(p) && res == hpack.Done
+			var err error
+			if first {
+				err = fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p[:m], EndStream: endStream, EndHeaders: last})
+				first = false
+			} else {
+				err = fr.WriteContinuation(id, last, p[:m])
+			}
+			if err != nil {
+				return err
+			}
+			if p = p[m:]; len(p) == 0 {
+				break
+			}
+		}
+		if res == hpack.Done {
+			break
+		}
+		n, res = e.enc.Continue(buf, l)
+	}
+	if cap(e.big) > 4*maxFrame {
+		e.big = nil
+	}
+	l.Reset()
+	return nil
+}
