@@ -42,9 +42,13 @@ func (d *Decoder) DecodeSection(streamID uint64, section []byte, sink fastpath.S
 		// held one would acknowledge sections out of order.
 		return false, ErrStreamBlocked
 	}
-	ric, base, k, err := d.prefix(section)
-	if err != nil {
-		return false, d.fail(ErrCodeDecompressionFailed, streamID, k, err)
+	var ric, base uint64
+	k := 2
+	if len(section) < 2 || section[0] != 0 || section[1] != 0 { // not static-only
+		var err error
+		if ric, base, k, err = d.prefix(section); err != nil {
+			return false, d.fail(ErrCodeDecompressionFailed, streamID, k, err)
+		}
 	}
 	if ric > d.tbl.Inserted() {
 		if err := d.hold(streamID, ric, base, section, k); err != nil {
@@ -105,134 +109,141 @@ func (d *Decoder) prefix(p []byte) (ric, base uint64, n int, err error) {
 
 // decodeLines decodes the field lines of p from off, then acknowledges the
 // section when it has dynamic references.
-func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) error {
-	err := d.lines(stream, ric, base, p, off, sink)
+func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) (err error) {
+	st := lineState{stream: stream, ric: ric, base: base, budget: d.maxSection}
+	if d.memo != nil {
+		st.pred = &d.memo.first
+	}
+	for {
+		if off, err = d.fastLines(p, off, &st, sink); err != nil || off >= len(p) {
+			break
+		}
+		// A line fastLines leaves.
+		if off, err = d.line(p, off, &st, sink); err != nil {
+			break
+		}
+	}
 	if d.err == nil {
 		d.ack(stream, ric)
 	}
 	return err
 }
 
-func (d *Decoder) lines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) error {
-	budget := d.maxSection
-	fields := 0
-	var check fieldCheck
-	for off < len(p) {
-		b := p[off]
-		start := off
-		var (
-			name, value []byte
-			id          static.FieldID
-			f           fastpath.Flags
-			k           int
-			err         error
-			ok          bool
-		)
-		switch {
-		case b&0x80 != 0: // 1Txxxxxx Indexed Field Line
-			var idx uint64
-			if idx, k, err = wire.ReadInt(p[off:], 6); err != nil {
-				return d.sectionErr(stream, off, err)
+// line decodes the line at p[off:], with every form and every check, and
+// returns the offset past it.
+func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (int, error) {
+	stream, ric, base, budget := st.stream, st.ric, st.base, st.budget
+	b := p[off]
+	start := off
+	var (
+		name, value []byte
+		id          static.FieldID
+		f           fastpath.Flags
+		k           int
+		err         error
+		ok          bool
+	)
+	switch {
+	case b&0x80 != 0: // 1Txxxxxx Indexed Field Line
+		var idx uint64
+		if idx, k, err = wire.ReadInt(p[off:], 6); err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+		if b&0x40 != 0 {
+			e, ok := staticAt(idx)
+			if !ok {
+				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
 			}
-			if b&0x40 != 0 {
-				e, ok := staticAt(idx)
-				if !ok {
-					return d.sectionErr(stream, off, ErrInvalidIndex)
-				}
-				name, value, id = e.name, e.value, e.id
-			} else {
-				if idx >= base {
-					return d.sectionErr(stream, off, ErrInvalidIndex)
-				}
-				if name, value, id, ok = d.dynamic(base-1-idx, ric); !ok {
-					return d.sectionErr(stream, off, ErrInvalidIndex)
-				}
+			name, value, id = e.name, e.value, e.id
+		} else {
+			if idx >= base {
+				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
 			}
-			off += k
-
-		case b&0x40 != 0: // 01NTxxxx Literal Field Line with Name Reference
-			var idx uint64
-			if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
-				return d.sectionErr(stream, off, err)
-			}
-			if b&0x20 != 0 {
-				f = fastpath.NeverIndex
-			}
-			if b&0x10 != 0 {
-				e, ok := staticAt(idx)
-				if !ok {
-					return d.sectionErr(stream, off, ErrInvalidIndex)
-				}
-				name, id = e.name, e.id
-			} else {
-				if idx >= base {
-					return d.sectionErr(stream, off, ErrInvalidIndex)
-				}
-				if name, _, id, ok = d.dynamic(base-1-idx, ric); !ok {
-					return d.sectionErr(stream, off, ErrInvalidIndex)
-				}
-			}
-			off += k
-			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name)); err != nil {
-				return d.sectionErr(stream, off, err)
-			}
-
-		case b&0x20 != 0: // 001NHxxx Literal Field Line with Literal Name
-			if b&0x10 != 0 {
-				f = fastpath.NeverIndex
-			}
-			if name, off, err = d.sectionString(p, off, 3, &d.nameBuf, budget); err != nil {
-				return d.sectionErr(stream, off, err)
-			}
-			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name)); err != nil {
-				return d.sectionErr(stream, off, err)
-			}
-
-		case b&0x10 != 0: // 0001xxxx Indexed Field Line with Post-Base Index
-			var idx uint64
-			if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
-				return d.sectionErr(stream, off, err)
-			}
-			if name, value, id, ok = d.dynamic(base+idx, ric); !ok {
-				return d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-			off += k
-
-		default: // 0000Nxxx Literal Field Line with Post-Base Name Reference
-			var idx uint64
-			if idx, k, err = wire.ReadInt(p[off:], 3); err != nil {
-				return d.sectionErr(stream, off, err)
-			}
-			if b&0x08 != 0 {
-				f = fastpath.NeverIndex
-			}
-			if name, _, id, ok = d.dynamic(base+idx, ric); !ok {
-				return d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-			off += k
-			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name)); err != nil {
-				return d.sectionErr(stream, off, err)
+			if name, value, id, ok = d.dynamic(base-1-idx, ric); !ok {
+				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
 			}
 		}
-		size := len(name) + len(value) + table.Overhead
-		if size > budget {
-			return d.sectionErr(stream, start, ErrSectionTooLarge)
+		off += k
+
+	case b&0x40 != 0: // 01NTxxxx Literal Field Line with Name Reference
+		var idx uint64
+		if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
+			return 0, d.sectionErr(stream, off, err)
 		}
-		budget -= size
-		if fields++; fields > d.maxFields {
-			return d.sectionErr(stream, start, ErrTooManyFields)
+		if b&0x20 != 0 {
+			f = fastpath.NeverIndex
 		}
-		f = f.WithID(id)
-		if d.validate {
-			if err := check.field(name, value, f); err != nil {
-				return d.sectionErr(stream, start, err)
+		if b&0x10 != 0 {
+			e, ok := staticAt(idx)
+			if !ok {
+				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
+			}
+			name, id = e.name, e.id
+		} else {
+			if idx >= base {
+				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
+			}
+			if name, _, id, ok = d.dynamic(base-1-idx, ric); !ok {
+				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
 			}
 		}
-		if err := sink.Field(name, value, f); err != nil {
-			return err
+		off += k
+		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+
+	case b&0x20 != 0: // 001NHxxx Literal Field Line with Literal Name
+		if b&0x10 != 0 {
+			f = fastpath.NeverIndex
+		}
+		if name, off, err = d.sectionString(p, off, 3, &d.nameBuf, budget, true); err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+
+	case b&0x10 != 0: // 0001xxxx Indexed Field Line with Post-Base Index
+		var idx uint64
+		if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+		if name, value, id, ok = d.dynamic(base+idx, ric); !ok {
+			return 0, d.sectionErr(stream, off, ErrInvalidIndex)
+		}
+		off += k
+
+	default: // 0000Nxxx Literal Field Line with Post-Base Name Reference
+		var idx uint64
+		if idx, k, err = wire.ReadInt(p[off:], 3); err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+		if b&0x08 != 0 {
+			f = fastpath.NeverIndex
+		}
+		if name, _, id, ok = d.dynamic(base+idx, ric); !ok {
+			return 0, d.sectionErr(stream, off, ErrInvalidIndex)
+		}
+		off += k
+		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
+			return 0, d.sectionErr(stream, off, err)
 		}
 	}
-	return nil
+	size := len(name) + len(value) + table.Overhead
+	if size > budget {
+		return 0, d.sectionErr(stream, start, ErrSectionTooLarge)
+	}
+	st.budget = budget - size
+	if st.fields++; st.fields > d.maxFields {
+		return 0, d.sectionErr(stream, start, ErrTooManyFields)
+	}
+	f = f.WithID(id)
+	if d.validate {
+		if err := st.check.field(name, value, f); err != nil {
+			return 0, d.sectionErr(stream, start, err)
+		}
+	}
+	return off, sink.Field(name, value, f)
 }
 
 // dynamic returns the entry with absolute index abs, which the section may
@@ -248,14 +259,48 @@ func (d *Decoder) dynamic(abs, ric uint64) (name, value []byte, id static.FieldI
 }
 
 // sectionString reads the string literal at p[off:] (H flag at bit n,
-// n-bit length), decoding Huffman into *buf. room is what is left of the
-// section budget before this field's 32-byte overhead. It returns the
-// offset past the string; on error, the offset of the string.
-func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room int) ([]byte, int, error) {
+// n-bit length), decoding Huffman into *buf or taking it from the memo.
+// room is what is left of the section budget before this field's 32-byte
+// overhead. It returns the offset past the string; on error, the offset of
+// the string. With own, a string from the memo is copied into *buf: it
+// stays valid while another string is read (whose decoding may evict the
+// memo's entry).
+func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room int, own bool) ([]byte, int, error) {
 	limit := min(d.maxString, room-table.Overhead)
 	if limit < 0 {
 		return nil, off, ErrSectionTooLarge
 	}
+	if off >= len(p) || p[off]&(1<<n) == 0 {
+		return d.readString(p, off, n, buf, limit)
+	}
+	l, k, err := wire.ReadInt(p[off:], n)
+	if err != nil || l > uint64(limit) || l > uint64(len(p)-off-k) {
+		return d.readString(p, off, n, buf, limit) // the error, as it says it
+	}
+	if d.memo == nil {
+		d.memo = new(decMemo)
+	}
+	start, end := off+k, off+k+int(l)
+	if s := d.memo.find(p, start, end); s != nil {
+		if len(s) > limit {
+			return d.readString(p, off, n, buf, limit)
+		}
+		if own {
+			*buf = append((*buf)[:0], s...)
+			s = (*buf)[:len(s):len(s)]
+		}
+		return s, end, nil
+	}
+	s, next, err := d.readString(p, off, n, buf, limit)
+	if err == nil {
+		d.memo.store(p[start:end], s)
+	}
+	return s, next, err
+}
+
+// readString reads the string literal at p[off:] with wire.ReadString,
+// decoding Huffman into *buf, as sectionString does without the memo.
+func (d *Decoder) readString(p []byte, off int, n uint8, buf *[]byte, limit int) ([]byte, int, error) {
 	s, nb, k, err := wire.ReadString((*buf)[:0], p[off:], n, limit)
 	*buf = nb
 	if err != nil {

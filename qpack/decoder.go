@@ -64,6 +64,10 @@ type DecoderConfig struct {
 // XDecoder). It is not safe for concurrent use: a server serializes calls
 // (one mutex per connection is enough; every call is short, none waits).
 //
+// It remembers the decoding of recent Huffman-coded literals (up to 8 KiB
+// of them, compared in full on every use): a static-only peer sends the
+// same user-agent, accept and cookie values in every request.
+//
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
 // QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
 type Decoder struct {
@@ -83,8 +87,9 @@ type Decoder struct {
 	blockedSet         // held sections
 	nameBuf     []byte // Huffman scratch for sections
 	valueBuf    []byte
-	out         []byte // pending Section Acknowledgments and Stream Cancellations
-	known       uint64 // Known Received Count the encoder has once it reads out
+	out         []byte   // pending Section Acknowledgments and Stream Cancellations
+	known       uint64   // Known Received Count the encoder has once it reads out
+	memo        *decMemo // Huffman strings of sections, allocated on first use
 }
 
 // Init makes d a fresh decoder with the settings and limits of cfg (a new
@@ -104,6 +109,7 @@ func (d *Decoder) Init(cfg DecoderConfig) {
 		nameBuf:     d.nameBuf,
 		valueBuf:    d.valueBuf,
 		out:         d.out[:0],
+		memo:        d.memo,
 	}
 	d.init(cfg)
 }

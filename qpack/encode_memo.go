@@ -59,7 +59,12 @@ func (m *huffMemo) choose(h wire.Huffman, s string) (payload int, huff bool) {
 		return h.Choose(s)
 	}
 	if j := m.find(s); j >= 0 {
-		return int(m.slots[j].hlen), true
+		// The coding may have been remembered under HuffmanAlways, also
+		// when it is not shorter.
+		if hlen := int(m.slots[j].hlen); hlen < len(s) || h == wire.HuffmanAlways {
+			return hlen, true
+		}
+		return len(s), false
 	}
 	payload, huff = h.Choose(s)
 	if huff && len(s) <= memoMax && payload <= memoMax {

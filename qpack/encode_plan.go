@@ -51,6 +51,13 @@ type sectionPlan struct {
 	next      int // next unit to write: -1 the prefix, then fields[next]
 	active    bool
 
+	// A static-only section, written when planned (planStatic).
+	buffered bool
+	buf      []byte // the section
+	ends     []int  // the end of each unit in buf
+	off      int    // bytes of buf written out
+	unit     int    // next unit to write
+
 	// While planning.
 	start    uint64 // Insert Count when planning began
 	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
@@ -67,6 +74,8 @@ func (p *sectionPlan) reset() {
 	p.active = false
 	p.next = 0
 	p.total = 0
+	p.buffered = false
+	p.ends = p.ends[:0]
 }
 
 // Plan plans the field section that fields enumerate, for stream streamID,
@@ -90,13 +99,11 @@ func (p *sectionPlan) reset() {
 // Plan. It still counts as unacknowledged until the peer acknowledges it or
 // cancels the stream (with AckImmediate, it counts as acknowledged).
 func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
-	p := &e.pl
-	if p.active && e.ack == AckImmediate {
-		e.sectionDone() // abandoned, but assumed acknowledged all the same
+	e.beginPlan(streamID)
+	if e.staticOnly() {
+		return e.planStatic(fields)
 	}
-	p.reset()
-	p.stream = streamID
-	e.hist.plan++
+	p := &e.pl
 	p.start = e.tbl.Inserted()
 	p.minRef = ^uint64(0)
 	p.hasRef = false
@@ -156,6 +163,11 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 // give the same line: the indexed static entry 4 for 0, else a literal with
 // static name reference 4. Content-length never enters the dynamic table.
 func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value string) {
+	e.pl.fields = append(e.pl.fields, e.contentLengthField(f, n, raw, value))
+}
+
+// contentLengthField returns the planned line of content-length.
+func (e *Encoder) contentLengthField(f fastpath.Flags, n uint64, raw bool, value string) planField {
 	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, name: "content-length"}
 	zero := raw && n == 0 || !raw && value == "0"
 	switch {
@@ -170,7 +182,7 @@ func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value 
 		pf.value = value
 		pf.vlen, pf.vhuff = e.huff.Choose(value) // not memoized, as digits are not
 	}
-	e.pl.fields = append(e.pl.fields, pf)
+	return pf
 }
 
 // keep returns the bytes that b appended to e.scratch as a string, valid

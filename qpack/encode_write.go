@@ -59,6 +59,9 @@ func (e *Encoder) Continue(dst []byte) (n int, res Result) {
 	if !p.active {
 		return 0, Done
 	}
+	if p.buffered {
+		return e.continueBuffered(dst)
+	}
 	buf := dst[:0:len(dst)]
 	for p.next < len(p.fields) {
 		size := p.prefixLen
@@ -83,6 +86,11 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 	if !e.pl.active {
 		return dst
 	}
+	if e.pl.buffered {
+		dst = append(dst, e.pl.buf[e.pl.off:]...)
+		e.sectionDone()
+		return dst
+	}
 	if n := e.Remaining(); cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
@@ -97,6 +105,13 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 // streamID and appends all of it to dst, growing it as needed. Send the
 // encoder-stream bytes (AppendEncoderStream) before the section.
 func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
+	if e.staticOnly() {
+		// One pass, straight into dst.
+		e.beginPlan(streamID)
+		dst = e.appendStatic(dst, fields, false)
+		e.sectionDone()
+		return dst
+	}
 	e.Plan(streamID, fields)
 	return e.AppendPlanned(dst)
 }
@@ -106,6 +121,9 @@ func (e *Encoder) Remaining() int {
 	p := &e.pl
 	if !p.active {
 		return 0
+	}
+	if p.buffered {
+		return p.total - p.off
 	}
 	n := 0
 	if p.next < 0 {
@@ -129,6 +147,9 @@ func (e *Encoder) sectionDone() {
 	}
 	clear(p.fields)
 	p.fields = p.fields[:0]
+	if cap(p.buf) > planKeep {
+		p.buf = nil
+	}
 }
 
 // appendUnit appends the next unit (prefix or field line) and advances.
@@ -140,21 +161,26 @@ func (e *Encoder) appendUnit(dst []byte) []byte {
 	}
 	f := &p.fields[p.next]
 	p.next++
+	return e.appendLine(dst, f, p.base)
+}
+
+// appendLine appends the field line f with Base base.
+func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 	switch f.kind {
 	case repStatic:
 		return AppendIndexed(dst, true, f.ref)
 	case repDynamic:
-		if f.ref < p.base {
-			return AppendIndexed(dst, false, p.base-1-f.ref)
+		if f.ref < base {
+			return AppendIndexed(dst, false, base-1-f.ref)
 		}
-		return AppendIndexedPostBase(dst, f.ref-p.base)
+		return AppendIndexedPostBase(dst, f.ref-base)
 	case repLitStatic, repLitDigits:
 		dst = wire.AppendInt(dst, 0x50|neverBit(f.never, 0x20), 4, f.ref)
 	case repLitDynamic:
-		if f.ref < p.base {
-			dst = wire.AppendInt(dst, 0x40|neverBit(f.never, 0x20), 4, p.base-1-f.ref)
+		if f.ref < base {
+			dst = wire.AppendInt(dst, 0x40|neverBit(f.never, 0x20), 4, base-1-f.ref)
 		} else {
-			dst = wire.AppendInt(dst, neverBit(f.never, 0x08), 3, f.ref-p.base)
+			dst = wire.AppendInt(dst, neverBit(f.never, 0x08), 3, f.ref-base)
 		}
 	case repLitName:
 		dst = e.appendChosen(dst, 0x20|neverBit(f.never, 0x10), 3, f.name, f.nlen, f.nhuff)

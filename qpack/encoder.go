@@ -113,6 +113,12 @@ type EncoderConfig struct {
 // literal with static name reference 4 whose digits are formatted straight
 // into the output. Encoding a warm section allocates nothing.
 //
+// A static-only encoder (table capacity 0) writes a section in one pass
+// and remembers the lines of recent fields, by the addresses of their
+// strings: a server's constant fields and cached Date cost a comparison
+// and a copy each (every byte is compared, so a string changed in place
+// only misses).
+//
 // The zero Encoder is a static-only encoder with the zero EncoderConfig;
 // Init sets another configuration.
 type Encoder struct {
@@ -137,7 +143,8 @@ type Encoder struct {
 	scratch []byte // lowercased names and negative Content-Lengths of the plan
 	hist    fieldHistory
 	memo    huffMemo
-	gainSum uint64 // AckNever: estimated gains of sections (worthBlocking)
+	lines   *lineMemo // static-only: whole lines, allocated on first use
+	gainSum uint64    // AckNever: estimated gains of sections (worthBlocking)
 	gainN   uint64
 }
 
@@ -171,6 +178,9 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	e.dec = decStreamReader{}
 	e.pl.reset()
 	e.hist.reset()
+	if e.lines != nil {
+		e.lines.reset() // the lines depend on the policies
+	}
 	e.gainSum, e.gainN = 0, 0
 }
 

@@ -1,0 +1,180 @@
+package qpack
+
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/table"
+	"github.com/hqpack/hqpack/static"
+)
+
+// lineState is what decoding a section carries from line to line.
+type lineState struct {
+	stream    uint64
+	ric, base uint64
+	budget    int // what is left of MaxSectionSize
+	fields    int // fields decoded
+	check     fieldCheck
+	// pred says where in the memo the next Huffman string may be (nil
+	// without a memo): the memo's first, or the next of the entry of the
+	// string before.
+	pred *uint8
+}
+
+// fastLines decodes the lines of p from off for as long as they take the
+// common forms: an indexed field line (static, or dynamic and relative), a
+// literal with a static name reference or a literal name, with indexes
+// and lengths of one or two bytes, and strings that are raw or in the memo
+// (the memo is only read here, so a name from it stays valid while the
+// value is read). It returns the offset of the first line it leaves to
+// line (len(p) at the end): any other form, and any line that is wrong or
+// over a limit, which line then reports exactly. Only a sink's error, or a
+// field that fails validation, is returned from here.
+//
+// It is line with fewer cases, and its state in st, so that few values
+// live across the call to the sink.
+func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink) (int, error) {
+	for off < len(p) {
+		b := p[off]
+		var (
+			name, value []byte
+			id          static.FieldID
+			f           fastpath.Flags
+			next        int
+		)
+		switch {
+		case b&0xc0 == 0xc0: // 11xxxxxx Indexed Field Line, static
+			idx, k := int(b&0x3f), 1
+			if idx == 0x3f {
+				if off+1 >= len(p) || p[off+1] >= 0x80 {
+					return off, nil
+				}
+				idx, k = 0x3f+int(p[off+1]), 2
+			}
+			if idx >= static.QPACKLen {
+				return off, nil
+			}
+			e := &staticBytes[idx]
+			name, value, id = e.name, e.value, e.id
+			next = off + k
+
+		case b&0xc0 == 0x80: // 10xxxxxx Indexed Field Line, dynamic
+			idx := uint64(b & 0x3f)
+			if idx == 0x3f || idx >= st.base {
+				return off, nil
+			}
+			var ok bool
+			if name, value, id, ok = d.dynamic(st.base-1-idx, st.ric); !ok {
+				return off, nil
+			}
+			next = off + 1
+
+		case b&0xd0 == 0x50: // 01N1xxxx Literal Field Line with static Name Reference
+			idx, k := int(b&0x0f), 1
+			if idx == 0x0f {
+				// Most static names have a two-byte index.
+				if off+1 >= len(p) || p[off+1] >= 0x80 {
+					return off, nil
+				}
+				idx, k = 0x0f+int(p[off+1]), 2
+			}
+			if idx >= static.QPACKLen {
+				return off, nil
+			}
+			e := &staticBytes[idx]
+			name, id = e.name, e.id
+			if b&0x20 != 0 {
+				f = fastpath.NeverIndex
+			}
+			var ok bool
+			if value, next, ok = d.fastString(p, off+k, 7, min(d.maxString, st.budget-len(name)-table.Overhead), st); !ok {
+				return off, nil
+			}
+
+		case b&0xe0 == 0x20: // 001NHxxx Literal Field Line with Literal Name
+			if b&0x10 != 0 {
+				f = fastpath.NeverIndex
+			}
+			var ok bool
+			if name, next, ok = d.fastString(p, off, 3, min(d.maxString, st.budget-table.Overhead), st); !ok {
+				return off, nil
+			}
+			if value, next, ok = d.fastString(p, next, 7, min(d.maxString, st.budget-len(name)-table.Overhead), st); !ok {
+				return off, nil
+			}
+
+		default:
+			return off, nil
+		}
+		size := len(name) + len(value) + table.Overhead
+		if size > st.budget || st.fields >= d.maxFields {
+			return off, nil
+		}
+		st.budget -= size
+		st.fields++
+		f = f.WithID(id)
+		if d.validate {
+			if err := st.check.field(name, value, f); err != nil {
+				return off, d.sectionErr(st.stream, off, err)
+			}
+		}
+		if err := sink.Field(name, value, f); err != nil {
+			return next, err
+		}
+		off = next
+	}
+	return off, nil
+}
+
+// fastString reads the string literal at p[off:] (H flag at bit n, n-bit
+// length) when that is quick: a length of one or two bytes, the string
+// whole in p and at most limit bytes long, raw (a subslice, capacity
+// trimmed, as wire.ReadString trims it) or Huffman-coded and in the memo.
+// ok is false for anything else, which sectionString then reads. It returns
+// the offset past the string.
+//
+// The memo is searched where st.pred points first: sections repeat their
+// strings in order, so most are found without hashing.
+func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineState) (s []byte, next int, ok bool) {
+	if off >= len(p) {
+		return nil, 0, false
+	}
+	c := p[off]
+	m := 1<<n - 1
+	l, start := int(c)&m, off+1
+	if l == m {
+		if start >= len(p) || p[start] >= 0x80 {
+			return nil, 0, false
+		}
+		l += int(p[start])
+		start++
+	}
+	if l > limit || l > len(p)-start {
+		return nil, 0, false
+	}
+	end := start + l
+	if c&(1<<n) == 0 {
+		return p[start:end:end], end, true
+	}
+	if st.pred == nil {
+		return nil, 0, false
+	}
+	// decMemo.find, inline, and first where st.pred says.
+	memo := d.memo
+	head, tail := decKey(p, start, end)
+	en := &memo.ents[*st.pred]
+	if !en.is(p, start, end, head, tail) {
+		i := decHash(head, tail, l)
+		j := i
+		for ; j < i+decWays && !memo.ents[j].is(p, start, end, head, tail); j++ {
+		}
+		if j == i+decWays {
+			return nil, 0, false
+		}
+		*st.pred = uint8(j)
+		en = &memo.ents[j]
+	}
+	st.pred = &en.next
+	if k := l + int(en.m); int(en.m) <= limit && k <= len(en.buf) {
+		return en.buf[l:k:k], end, true
+	}
+	return nil, 0, false
+}

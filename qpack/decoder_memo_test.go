@@ -1,0 +1,193 @@
+package qpack
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+)
+
+// dmSet returns the memo set of s's Huffman coding.
+func dmSet(s string) int {
+	c := wire.AppendHuffman(nil, s)
+	head, tail := decKey(c, 0, len(c))
+	return decHash(head, tail, len(c))
+}
+
+// dmSameSet returns n names and a value, made by name and value from 0,
+// 1, ..., whose Huffman codings share one memo set.
+func dmSameSet(t *testing.T, n int, name, value func(int) string) ([]string, string) {
+	bySet := map[int][]string{}
+	for i := 0; i < 10000; i++ {
+		s := name(i)
+		bySet[dmSet(s)] = append(bySet[dmSet(s)], s)
+	}
+	for i := 0; i < 10000; i++ {
+		if names := bySet[dmSet(value(i))]; len(names) >= n {
+			return names[:n], value(i)
+		}
+	}
+	t.Fatal("no memo set collects enough strings")
+	return nil, ""
+}
+
+// A literal name from the memo must stay what it is while the value is
+// decoded, even when storing the value evicts the name's entry and reuses
+// its buffer.
+func TestDecoderMemoNameEviction(t *testing.T) {
+	// The value's entry fits in the buffer of the name's entry, which it
+	// reuses, and its bytes cover where the decoded name was.
+	names, value := dmSameSet(t, decWays,
+		func(i int) string { return fmt.Sprintf("x-a-rather-long-field-name-%d", i) },
+		func(i int) string { return fmt.Sprintf("%024d", i) })
+	line := func(dst []byte, name, value string, h fastpath.HuffmanPolicy) []byte {
+		dst = wire.AppendString(dst, 0x20, 3, name, fastpath.HuffmanAlways)
+		return wire.AppendString(dst, 0, 7, value, h)
+	}
+	// The names, oldest first, fill the set: names[0] is the one the
+	// next store evicts.
+	a := []byte{0, 0}
+	for _, n := range names {
+		a = line(a, n, "v", fastpath.HuffmanNever)
+	}
+	b := line([]byte{0, 0}, names[0], value, fastpath.HuffmanAlways)
+	var d Decoder
+	for _, sec := range [][]byte{a, b} {
+		var s recSink
+		if _, err := d.DecodeSection(0, sec, &s); err != nil {
+			t.Fatal(err)
+		}
+		var want recSink
+		if _, err := newDecoder(DecoderConfig{}).DecodeSection(0, sec, &want); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.fields, s.fields); diff != "" {
+			t.Errorf("section %x (-want +got):\n%s", sec, diff)
+		}
+	}
+}
+
+// A string in the memo is still held to the limits: a decoded length over
+// MaxStringLength (or the section budget) fails as it does without the
+// memo, though the coded length is within it.
+func TestDecoderMemoLimits(t *testing.T) {
+	value := "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"                                               // 30 bytes, coded in 19
+	sec := wire.AppendString([]byte{0, 0, 0x5f, 0x1d}, 0, 7, value, fastpath.HuffmanAlways) // content-type (static 44)
+	var d Decoder
+	for _, cfg := range []DecoderConfig{
+		{},
+		{MaxStringLength: 29},
+		{MaxStringLength: 20},
+		{MaxStringLength: 19},
+		{MaxStringLength: 18},
+		{MaxSectionSize: 32 + len("content-type") + 29},
+		{MaxSectionSize: 32 + len("content-type") + 30},
+		{},
+	} {
+		d.Init(cfg) // keeps the memo
+		for range 2 {
+			var got, want recSink
+			_, err := d.DecodeSection(0, sec, &got)
+			_, wantErr := newDecoder(cfg).DecodeSection(0, sec, &want)
+			if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+				t.Errorf("%+v: %v %v, want %v %v", cfg, got.fields, err, want.fields, wantErr)
+			}
+			if err != nil {
+				d.Init(cfg)
+			}
+		}
+	}
+}
+
+// dmCase is a connection's worth of sections drawn from a small pool of
+// strings, some of them corrupted.
+type dmCase struct {
+	Seed     int64
+	Validate bool
+}
+
+// TestDecoderMemoProperty: a decoder whose memo is warm decodes every
+// section exactly as a new decoder does, fields and errors, whatever it
+// decoded before.
+func TestDecoderMemoProperty(t *testing.T) {
+	p := gopter.DefaultTestParameters()
+	p.MinSuccessfulTests = 300
+	if testing.Short() {
+		p.MinSuccessfulTests = 60
+	}
+	props := gopter.NewProperties(p)
+	props.Property("a warm memo decodes as a new decoder", prop.ForAll(
+		func(c dmCase) string {
+			r := rand.New(rand.NewSource(c.Seed))
+			pool := []string{"", "a", "GET", "x-custom", "Mozilla/5.0 (X11; Linux x86_64)", "text/html; charset=utf-8",
+				"Tue, 02 Dec 2025 09:38:12 GMT", "Tue, 02 Dec 2025 09:38:13 GMT", "\x00\xff", "gzip, deflate, br, zstd",
+				fmt.Sprintf("%0200d", r.Int63())}
+			cfg := DecoderConfig{Validate: c.Validate, MaxStringLength: []int{0, 0, 24, 100}[r.Intn(4)]}
+			var warm Decoder
+			warm.Init(cfg)
+			for sec := range 16 {
+				b := []byte{0, 0}
+				for range 1 + r.Intn(8) {
+					name, value := pool[r.Intn(len(pool))], pool[r.Intn(len(pool))]
+					hn, hv := fastpath.HuffmanPolicy(r.Intn(3)), fastpath.HuffmanPolicy(r.Intn(3))
+					switch r.Intn(4) {
+					case 0:
+						b = AppendIndexed(b, true, uint64(r.Intn(99)))
+					case 1:
+						b = AppendLiteralNameRef(b, true, uint64(r.Intn(99)), value, r.Intn(4) == 0, hv)
+					default:
+						b = wire.AppendString(b, 0x20, 3, name, hn)
+						b = wire.AppendString(b, 0, 7, value, hv)
+					}
+				}
+				if r.Intn(5) == 0 {
+					b[2+r.Intn(len(b)-2)] ^= byte(1 << r.Intn(8))
+				}
+				if r.Intn(8) == 0 {
+					b = b[:2+r.Intn(len(b)-1)]
+				}
+				var got, want recSink
+				_, err := warm.DecodeSection(4, b, &got)
+				_, wantErr := newDecoder(cfg).DecodeSection(4, b, &want)
+				if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+					return fmt.Sprintf("section %d %x: %v %v, want %v %v", sec, b, got.fields, err, want.fields, wantErr)
+				}
+				if err != nil {
+					warm.Init(cfg) // after a connection error; the memo stays
+				}
+			}
+			return ""
+		},
+		gopter.CombineGens(gen.Int64(), gen.Bool()).Map(func(v []any) dmCase {
+			return dmCase{v[0].(int64), v[1].(bool)}
+		}),
+	))
+	props.TestingRun(t)
+}
+
+// The memo's buffers stay within their budget, however many distinct
+// strings pass.
+func TestDecoderMemoBudget(t *testing.T) {
+	var d Decoder
+	for i := range 2000 {
+		v := fmt.Sprintf("%0*d", 1+i%500, i)
+		sec := AppendLiteralNameRef([]byte{0, 0}, true, 92, v, false, fastpath.HuffmanAlways)
+		if _, err := d.DecodeSection(0, sec, nopSink{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0
+	for i := range d.memo.ents {
+		total += cap(d.memo.ents[i].buf)
+	}
+	if total > decMemoBudget || total != d.memo.bytes {
+		t.Errorf("buffers hold %d bytes (counted %d), budget %d", total, d.memo.bytes, decMemoBudget)
+	}
+}
