@@ -34,6 +34,11 @@
 // SETTINGS_HEADER_TABLE_SIZE: Dynamic Table Size Updates above it, after a
 // field, or more than two are errors, and after we lower it below the
 // peer's table size, the peer's next section must start with an update.
+// A section over MaxSectionSize ends the connection; a server that would
+// rather answer 431 and keep it sets MaxSectionSize as a hard cap above the
+// limit it advertises and has its Sink return an error past the advertised
+// one: a Sink error is a stream error, and the table stays in sync
+// (examples/h2server does this).
 //
 // Errors are of two kinds. A *Error is a decoding failure, a connection
 // error (COMPRESSION_ERROR): it wraps a sentinel (ErrInvalidIndex,
