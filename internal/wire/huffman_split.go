@@ -27,7 +27,9 @@ const (
 	huffmanSplitMin = 256
 	// huffmanSplitMaxPart caps the share of B and C so that their output
 	// (at most 8/5 symbols per input byte) fits their scratch buffers.
-	huffmanSplitMaxPart = (huffmanSplitHalf - 16) * 5 / 8
+	huffmanSplitMaxPart = (huffmanSplitHalf-16)*5/8 - huffmanSplitSlack
+	// huffmanSplitSlack is how much longer C's part is than A's and B's.
+	huffmanSplitSlack = 16
 	// huffmanSplitHalf is the size of B's and C's scratch buffers, the
 	// halves of a huffmanScratch.
 	huffmanSplitHalf = 512
@@ -61,13 +63,16 @@ func huffmanDecodeSplit(out []byte, n int, src []byte, pos int) (int, int) {
 // or of out), so that another round would not get far either.
 func huffmanSplitRound(out []byte, a huffmanStream, src []byte, scratch *huffmanScratch) (huffmanStream, bool) {
 	sb, sc := scratch[:huffmanSplitHalf], scratch[huffmanSplitHalf:]
-	part := min((len(src)-a.pos>>3)/3, huffmanSplitMaxPart)
+	// C gets the longest part: it stops some 14 bytes short of the end of
+	// src (a group needs 8 bytes to load and may take 6), and A and B
+	// should reach their ends first, so that they need not go on alone.
+	part := min((len(src)-a.pos>>3-huffmanSplitSlack)/3, huffmanSplitMaxPart)
 	startB := 8 * (a.pos>>3 + part)
 	startC := startB + 8*part
 	b := huffmanStream{startB, 0}
 	c := huffmanStream{startC, 0}
 
-	a, b, c = huffmanDecode3(out, scratch, src, a, b, c, startB, startC)
+	a, b, c = huffmanDecode3(out, scratch, src, a, b, c)
 	// One of them stopped: the others go on alone to the next start.
 	a = huffmanDecode1(out, src, a, startB)
 	b = huffmanDecode1(sb, src, b, startC)
@@ -127,45 +132,88 @@ func huffmanJoin(out, src []byte, s huffmanStream, next []byte, start int) (_ hu
 	return s, 0, false
 }
 
-// huffmanDecode3 runs three streams a group at a time each, until A
-// reaches bit endA or B bit endB (give or take a group), or any stream
-// meets a long code or the end of its input or output room. B and C write
-// to the halves of sc.
-func huffmanDecode3(out []byte, sc *huffmanScratch, src []byte, a, b, c huffmanStream, endA, endB int) (_, _, _ huffmanStream) {
+// huffmanDecode3 runs the three streams side by side until one meets a long
+// code or the end of its input or output room: C normally reaches the end
+// of src last, as its part is the longest. A writes to out, B and C to the
+// halves of sc. A and B go on past the start of the next part with the
+// others: the extra groups cost little beside the others', and the join
+// then only has to find where two streams meet, not decode up to it
+// alone.
+//
+// The three streams' groups are written out in one loop, not called as a
+// function: a call per group costs as much as the group (Go keeps no
+// registers across calls).
+func huffmanDecode3(out []byte, sc *huffmanScratch, src []byte, a, b, c huffmanStream) (_, _, _ huffmanStream) {
 	const half = huffmanSplitHalf
+	t := &huffmanDecodeTable
+	sb, scc := (*[half]byte)(sc[:half]), (*[half]byte)(sc[half:])
+	pa, na, pb, nb, pc, nc := uint(a.pos), uint(a.n), uint(b.pos), uint(b.n), uint(c.pos), uint(c.n)
 	for {
 		// As many groups as surely fit, so that the inner loop checks
 		// nothing but its count: a group takes at most 48 bits (6 bytes)
 		// and writes at most 9 bytes (with 10 of room for its last store).
-		g := min(huffmanGroupsTo(endA-a.pos), huffmanGroupsTo(endB-b.pos),
-			huffmanGroupsIn(len(src)-8-max(a.pos, b.pos, c.pos)>>3, 6),
-			huffmanGroupsIn(len(out)-a.n-10, 9),
-			huffmanGroupsIn(half-10-max(b.n, c.n), 9))
+		g := min(huffmanGroupsIn(len(src)-8-int(max(pa, pb, pc)>>3), 6),
+			huffmanGroupsIn(len(out)-int(na)-10, 9),
+			huffmanGroupsIn(half-10-int(max(nb, nc)), 9))
 		if g == 0 {
-			return a, b, c
+			break
 		}
+		// An entry of 0 (a long code) takes no bits and writes nothing
+		// past n, so a stream that meets one just stops, and the groups
+		// need no check: the loop below looks for stopped streams after.
 		for ; g > 0; g-- {
-			var ok bool
-			if a, ok = huffmanGroup(out, src, a); !ok {
-				return a, b, c
-			}
-			if b, ok = huffmanGroup(sc[:half], src, b); !ok {
-				return a, b, c
-			}
-			if c, ok = huffmanGroup(sc[half:], src, c); !ok {
-				return a, b, c
-			}
+			acc := binary.BigEndian.Uint64(src[pa>>3:pa>>3+8]) << (pa & 7)
+			e0 := t[acc>>48]
+			acc <<= e0 & 63
+			e1 := t[acc>>48]
+			acc <<= e1 & 63
+			e2 := t[acc>>48]
+			pa += uint((e0 + e1 + e2) & 63) // no carry: 3*16 < 64
+			na = huffmanStore3((*[10]byte)(out[na:na+10]), na, e0, e1, e2)
+
+			acc = binary.BigEndian.Uint64(src[pb>>3:pb>>3+8]) << (pb & 7)
+			e0 = t[acc>>48]
+			acc <<= e0 & 63
+			e1 = t[acc>>48]
+			acc <<= e1 & 63
+			e2 = t[acc>>48]
+			pb += uint((e0 + e1 + e2) & 63)
+			nb = huffmanStore3((*[10]byte)(sb[nb:nb+10]), nb, e0, e1, e2)
+
+			acc = binary.BigEndian.Uint64(src[pc>>3:pc>>3+8]) << (pc & 7)
+			e0 = t[acc>>48]
+			acc <<= e0 & 63
+			e1 = t[acc>>48]
+			acc <<= e1 & 63
+			e2 = t[acc>>48]
+			pc += uint((e0 + e1 + e2) & 63)
+			nc = huffmanStore3((*[10]byte)(scc[nc:nc+10]), nc, e0, e1, e2)
+		}
+		if huffmanStopped(src, pa) || huffmanStopped(src, pb) || huffmanStopped(src, pc) {
+			break
 		}
 	}
+	return huffmanStream{int(pa), int(na)}, huffmanStream{int(pb), int(nb)}, huffmanStream{int(pc), int(nc)}
 }
 
-// huffmanGroupsTo returns how many groups of up to 48 bits it takes to
-// cover bits, at least.
-func huffmanGroupsTo(bits int) int {
-	if bits <= 0 {
-		return 0
+// huffmanStore3 writes the symbols of three entries at w, which is out[n:],
+// and returns the new n.
+func huffmanStore3(w *[10]byte, n uint, e0, e1, e2 uint32) uint {
+	binary.LittleEndian.PutUint32(w[0:4], e0>>6)
+	k := uint(e0 >> 30)
+	binary.LittleEndian.PutUint32(w[k:k+4], e1>>6)
+	k += uint(e1 >> 30)
+	binary.LittleEndian.PutUint32(w[k:k+4], e2>>6)
+	return n + k + uint(e2>>30)
+}
+
+// huffmanStopped reports whether the stream at bit pos meets a long code.
+func huffmanStopped(src []byte, pos uint) bool {
+	if pos>>3+8 > uint(len(src)) {
+		return false
 	}
-	return (bits + 47) / 48
+	acc := binary.BigEndian.Uint64(src[pos>>3:]) << (pos & 7)
+	return huffmanDecodeTable[acc>>48] == 0
 }
 
 // huffmanGroupsIn returns how many groups fit when the first needs room >= 0

@@ -52,6 +52,38 @@ func TestHuffmanRFCExamples(t *testing.T) {
 	}
 }
 
+// TestHuffmanEncodePaths checks AppendHuffman against x/net on strings
+// made to take each of its paths: groups of 8 bytes coded by pairs, groups
+// over 64 bits (8-bit codes after pending bits), pairs of 24 and 26 bits,
+// either side of the longest the pair table holds, pairs with long codes,
+// and the last bytes one at a time; at every length up to 80, every
+// alignment of the groups, and with dst's room running out at every point.
+func TestHuffmanEncodePaths(t *testing.T) {
+	pieces := []string{
+		"www.example.com/",                 // short codes
+		"aXXXXXXXXZZZZZZZZ",                // 8-bit codes
+		"\x00+ee#>eeee\x00@ee$@eeee",       // pairs of 24, 24, 26 and 26 bits
+		"a\x00b\xffc\x80d\x1f",             // long codes
+		"Mozilla/5.0 (X11; Linux x86_64) ", // header text
+	}
+	for _, p := range pieces {
+		text := strings.Repeat(p, 90/len(p)+1)
+		for off := range 8 {
+			for n := 0; n <= 80; n++ {
+				s := text[off : off+n]
+				want := hpack.AppendHuffmanString(nil, s)
+				for _, spare := range []int{0, len(want) / 2, len(want), len(want) + 16} {
+					dst := make([]byte, 1, 1+spare)
+					got := AppendHuffman(dst, s)
+					if !bytes.Equal(got[1:], want) {
+						t.Fatalf("AppendHuffman(%q) with %d spare = %x, want %x", s, spare, got[1:], want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestHuffmanCodeTable checks the literal table against x/net's encoder,
 // symbol by symbol, and checks that it is a complete prefix code whose EOS
 // is 30 1s: the decoder's binary search relies on completeness.
@@ -442,5 +474,15 @@ func BenchmarkHuffmanDecodeTable(b *testing.B) {
 	huffmanDecodeOnce.Do(buildHuffmanDecodeTable)
 	for b.Loop() {
 		buildHuffmanDecodeTable() // rewrites the same values
+	}
+}
+
+// BenchmarkHuffmanPairTable measures the one-time cost of building the
+// encoder's pair table, which the first AppendHuffman of 16 bytes or more
+// pays.
+func BenchmarkHuffmanPairTable(b *testing.B) {
+	huffmanPairsOnce.Do(buildHuffmanPairs)
+	for b.Loop() {
+		buildHuffmanPairs() // rewrites the same values
 	}
 }
