@@ -106,6 +106,18 @@ func (l *FieldList) ContentLength() (n int64, ok bool) {
 	return 0, false
 }
 
+// At returns field i (0 ≤ i < Len()) as Field returns it when it is
+// current, and its raw Content-Length, or -1. Encoders use it to run over
+// fields without moving the position.
+func (l *FieldList) At(i int) (name, value string, f Flags, raw int64) {
+	p := &l.fields[i]
+	return p.name, p.value, p.flags, p.raw
+}
+
+// Seek makes field i current, as i+1 calls of Next after Rewind do; -1 is
+// before the first field.
+func (l *FieldList) Seek(i int) { l.next = min(max(i, -1), len(l.fields)) + 1 }
+
 // Rewind moves back before the first field, to enumerate the list again.
 func (l *FieldList) Rewind() { l.next = 0 }
 

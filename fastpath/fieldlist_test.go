@@ -180,3 +180,36 @@ func TestFieldListAllocs(t *testing.T) {
 	}
 	_ = sink
 }
+
+func TestFieldListAtSeek(t *testing.T) {
+	var l FieldList
+	l.Add("a", "1", NoIndex)
+	l.AddContentLength(42)
+	l.Add("b", "2", 0)
+	if n, v, f, raw := l.At(1); n != "content-length" || v != "" || f != contentLengthFlags || raw != 42 {
+		t.Errorf("At(1) = %q %q %v %d", n, v, f, raw)
+	}
+	if _, _, _, raw := l.At(2); raw != -1 {
+		t.Errorf("At(2) raw = %d, want -1", raw)
+	}
+	if l.Pos() != -1 {
+		t.Errorf("At moved the position to %d", l.Pos())
+	}
+	for _, c := range []struct{ seek, pos int }{{1, 1}, {-1, -1}, {-5, -1}, {2, 2}, {7, 3}} {
+		l.Seek(c.seek)
+		if l.Pos() != c.pos {
+			t.Errorf("Seek(%d): Pos %d, want %d", c.seek, l.Pos(), c.pos)
+		}
+	}
+	l.Seek(0)
+	if n, _, _ := l.Field(); n != "a" || !l.Next() {
+		t.Errorf("after Seek(0): field %q", n)
+	}
+	if n, ok := l.ContentLength(); !ok || n != 42 {
+		t.Errorf("after Seek(0), Next: ContentLength %d %v", n, ok)
+	}
+	l.Seek(2)
+	if l.Next() {
+		t.Error("Next after Seek to the last field: true")
+	}
+}
