@@ -126,8 +126,16 @@ type Encoder struct {
 	lower []byte   // scratch for lowercasing names
 	num   [20]byte // scratch: a negative Content-Length, coded digits
 
+	// The last raw Content-Length and its coded value (length byte, then
+	// the digits as sent): servers send the same lengths again and again.
+	clN    uint64
+	clLen  uint8 // 0: nothing remembered
+	clLine [21]byte
+
 	memo    memo
-	memoOff bool // tests: the memo must not change a byte
+	replay  replay
+	nth     int  // the current field's position in the section
+	memoOff bool // tests: the memos must not change a byte
 
 	// named has bit i set when the table may hold an entry whose name is
 	// static name i: a superset (evictions do not clear bits), cleared
@@ -155,6 +163,8 @@ func (e *Encoder) Init(c Config) {
 	e.sizeMin = e.target
 	e.started, e.have, e.end = false, false, false
 	e.memo = memo{}
+	e.replay = replay{}
+	e.clLen = 0
 	e.named = 0
 	e.inited = true
 }
@@ -178,6 +188,7 @@ func (e *Encoder) init() {
 func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
 	e.init()
 	e.started, e.have, e.end = false, false, false
+	e.nth = 0
 	return e.run(dst, fields)
 }
 
@@ -212,6 +223,7 @@ func (e *Encoder) run(dst []byte, fields fastpath.Enumerator) (int, Result) {
 func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
 	e.init()
 	e.started, e.have, e.end = false, false, false
+	e.nth = 0
 	e.prepare()
 	dst, _ = e.rest(dst, true, fields)
 	if e.updLen > 0 {
@@ -241,27 +253,27 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 			return buf, false
 		}
 		e.have = false
+		e.nth++
 	}
 	e.end = true
 	return buf, true
 }
 
 // list is rest for the ready Enumerator: the same loop, with calls the
-// compiler inlines instead of three dynamic calls per field.
+// compiler inlines instead of three dynamic calls per field, and runs of
+// replayed fields written without any call.
 func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bool) {
 	for e.have || (!e.end && l.Next()) {
-		name, value, f := l.Field()
-		// Most fields of a warm section are memo hits sent as a one-byte
-		// index: that is field's first case, done here without its call
-		// (and its spills) when nothing else is in the way.
-		if e.updLen == 0 && len(buf) < cap(buf) && f&fastpath.NeverIndex == 0 && !e.memoOff &&
-			(len(name) != len("content-length") || value != "") {
-			if idx, ok := e.memoIndex(name, value, f); ok && idx < 0x7f {
+		if e.updLen == 0 && !e.memoOff {
+			pos := l.Pos()
+			var next int
+			if buf, next = e.replayRun(buf, l, pos); next > pos {
 				e.started, e.have = true, false
-				buf = append(buf, patIndexed|byte(idx))
+				l.Seek(next - 1)
 				continue
 			}
 		}
+		name, value, f := l.Field()
 		var n int64
 		var raw bool
 		if len(name) == len("content-length") && value == "" {
@@ -273,6 +285,7 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 			return buf, false
 		}
 		e.have = false
+		e.nth++
 	}
 	e.end = true
 	return buf, true

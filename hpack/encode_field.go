@@ -72,6 +72,9 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
 	if exact != 0 && m != neverIndexed {
 		e.remember(given, value, f, lowered, exact, 0, c)
+		if !lowered {
+			e.note(given, value, f, exact, 0)
+		}
 		return e.indexed(dst, grow, uint64(exact))
 	}
 	idx := uint64(nameIdx)
@@ -88,6 +91,9 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		switch {
 		case found && exactDyn && m != neverIndexed:
 			e.remember(given, value, f, lowered, 0, abs+1, c)
+			if !lowered {
+				e.note(given, value, f, 0, abs+1)
+			}
 			return e.indexed(dst, grow, static.HPACKLen+hi-abs)
 		case found && idx == 0:
 			idx = static.HPACKLen + hi - abs
@@ -110,6 +116,7 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		return dst, false
 	}
 	dst = e.sectionStart(dst)
+	start := len(dst)
 	if idx != 0 {
 		dst = wire.AppendInt(dst, p.first, p.prefix, idx)
 	} else {
@@ -120,6 +127,11 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 	if m == withIndexing && e.table.AddString(name, value) {
 		e.named |= 1 << nameIdx
 		e.remember(given, value, f, lowered, 0, e.table.Inserted(), c)
+		if !lowered {
+			e.note(given, value, f, 0, e.table.Inserted())
+		}
+	} else if m != withIndexing && idx == uint64(nameIdx) && idx != 0 && e.named&(1<<nameIdx) == 0 && !lowered {
+		e.noteLine(given, value, f, nameIdx, dst[start:])
 	}
 	return dst, true
 }
@@ -142,37 +154,45 @@ func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flag
 	if f&fastpath.NeverIndex != 0 {
 		first = patNever | 0x0f
 	}
-	// The policy's choice as fastpath.DigitsChoice makes it, but coding
-	// the digits once, into scratch, gives both the length and the bytes.
-	var vlen int
-	var huff []byte
-	switch e.huffman {
-	case fastpath.HuffmanNever:
-		vlen = fastpath.DigitsLen(n)
-	case fastpath.HuffmanAlways:
-		huff = fastpath.AppendHuffmanDigits(e.num[:0], n)
-		vlen = len(huff)
-	default:
-		// One or two digits never shrink: every digit codes to 5 or 6 bits.
-		if vlen = fastpath.DigitsLen(n); vlen >= 3 {
-			if h := fastpath.AppendHuffmanDigits(e.num[:0], n); len(h) < vlen {
-				huff, vlen = h, len(h)
-			}
-		}
+	if e.clLen == 0 || e.clN != n {
+		e.codeLength(n)
 	}
 	// 28 = 15 + 13 with a 4-bit prefix; at most 20 digits, so the length
 	// fits the 7-bit prefix of one byte.
-	dst, ok := e.room(dst, grow, e.updLen+3+vlen)
+	line := e.clLine[:e.clLen]
+	dst, ok := e.room(dst, grow, e.updLen+2+len(line))
 	if !ok {
 		return dst, false
 	}
 	dst = e.sectionStart(dst)
-	if huff != nil {
-		dst = append(dst, first, contentLengthIndex-0x0f, 0x80|byte(vlen))
-		return append(dst, huff...), true
+	dst = append(dst, first, contentLengthIndex-0x0f)
+	return append(dst, line...), true
+}
+
+// codeLength remembers the string literal of the digits of n: the policy's
+// choice as fastpath.DigitsChoice makes it, but coding the digits once
+// gives both the length and the bytes.
+func (e *Encoder) codeLength(n uint64) {
+	var b []byte
+	switch e.huffman {
+	case fastpath.HuffmanNever:
+	case fastpath.HuffmanAlways:
+		b = fastpath.AppendHuffmanDigits(e.clLine[:1], n)
+	default:
+		// One or two digits never shrink: every digit codes to 5 or 6 bits.
+		if d := fastpath.DigitsLen(n); d >= 3 {
+			if b = fastpath.AppendHuffmanDigits(e.clLine[:1], n); len(b)-1 >= d {
+				b = nil
+			}
+		}
 	}
-	dst = append(dst, first, contentLengthIndex-0x0f, byte(vlen))
-	return fastpath.AppendDigits(dst, n), true
+	if b != nil {
+		e.clLine[0] = 0x80 | byte(len(b)-1)
+	} else {
+		b = fastpath.AppendDigits(e.clLine[:1], n)
+		e.clLine[0] = byte(len(b) - 1)
+	}
+	e.clN, e.clLen = n, uint8(len(b))
 }
 
 // room makes sure need more bytes fit in dst: by growing it, or by checking

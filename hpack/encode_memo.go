@@ -88,7 +88,13 @@ func (e *Encoder) memoIndex(name, value string, f fastpath.Flags) (idx uint64, o
 	if m.abs == 0 {
 		ent := &staticEntries[m.sidx]
 		// sidx 0 is an empty slot, which an empty name and value match.
-		return uint64(m.sidx), m.sidx != 0 && ent.Value == value && sameName(ent.Name, name, m.folded)
+		if m.sidx == 0 || ent.Value != value || !sameName(ent.Name, name, m.folded) {
+			return 0, false
+		}
+		if !m.folded {
+			e.note(name, value, f, int(m.sidx), 0)
+		}
+		return uint64(m.sidx), true
 	}
 	abs := m.abs - 1
 	if abs < e.lo {
@@ -103,7 +109,13 @@ func (e *Encoder) memoIndex(name, value string, f fastpath.Flags) (idx uint64, o
 	if !live || string(v) != value {
 		return 0, false
 	}
-	return static.HPACKLen + 1 + rel, sameName(n, name, m.folded)
+	if !sameName(n, name, m.folded) {
+		return 0, false
+	}
+	if !m.folded {
+		e.note(name, value, f, 0, m.abs)
+	}
+	return static.HPACKLen + 1 + rel, true
 }
 
 // sameName reports whether name, lowercased when folded, is lower.
