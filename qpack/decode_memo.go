@@ -39,9 +39,9 @@ type decEntry struct {
 	head uint64 // the first 8 coded bytes (zero-padded)
 	tail uint64 // the last 8 (0 for fewer than 8)
 	n    uint32 // coded length; 0 in an empty entry
-	m    uint32 // decoded length
 	next uint8  // where the string after this one was, last time
 	buf  []byte // the coded bytes, then the decoded ones
+	out  []byte // the decoded bytes in buf, capacity trimmed
 }
 
 // is reports whether en holds the coded p[start:end], whose key is head
@@ -51,6 +51,9 @@ func (en *decEntry) is(p []byte, start, end int, head, tail uint64) bool {
 	// Sixteen bytes or fewer are all in head and tail.
 	return en.head == head && en.tail == tail && int(en.n) == n && (n <= 16 || string(en.buf[:n]) == string(p[start:end]))
 }
+
+// le64 returns the little-endian word at the start of b.
+func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
 // decHash returns the first entry of the set of a coded string of length n
 // whose first 8 bytes (zero-padded) are head and last 8 are tail (0 when
@@ -83,11 +86,23 @@ func (m *decMemo) find(p []byte, start, end int) []byte {
 	set := (*[decWays]decEntry)(m.ents[i : i+decWays])
 	for j := range set {
 		if en := &set[j]; en.is(p, start, end, head, tail) {
-			k := n + int(en.m)
-			return en.buf[n:k:k]
+			return en.out
 		}
 	}
 	return nil
+}
+
+// index returns the entry that holds the Huffman-coded p[start:end], or
+// -1.
+func (m *decMemo) index(p []byte, start, end int) int {
+	head, tail := decKey(p, start, end)
+	i := decHash(head, tail, end-start)
+	for j := i; j < i+decWays; j++ {
+		if m.ents[j].is(p, start, end, head, tail) {
+			return j
+		}
+	}
+	return -1
 }
 
 // store remembers that the Huffman-coded s decodes to out.
@@ -112,5 +127,5 @@ func (m *decMemo) store(s, out []byte) {
 	copy(set[1:], set[:decWays-1])
 	buf = append(buf, s...)
 	buf = append(buf, out...)
-	set[0] = decEntry{head: head, tail: tail, n: uint32(len(s)), m: uint32(len(out)), buf: buf}
+	set[0] = decEntry{head: head, tail: tail, n: uint32(len(s)), buf: buf, out: buf[len(s):need:need]}
 }

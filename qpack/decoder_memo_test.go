@@ -191,3 +191,51 @@ func TestDecoderMemoBudget(t *testing.T) {
 		t.Errorf("buffers hold %d bytes (counted %d), budget %d", total, d.memo.bytes, decMemoBudget)
 	}
 }
+
+// A string that differs from the one the memo predicts by one bit, at any
+// coded byte and for every coded length up to and past the lengths the
+// fast path compares word by word, decodes as a new decoder decodes it;
+// the original still decodes as itself afterwards.
+func TestDecoderMemoNearMiss(t *testing.T) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 ,;=/-ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for n := 1; n <= 64; n++ {
+		v := make([]byte, n)
+		for i := range v {
+			v[i] = alphabet[(i*7+n)%len(alphabet)]
+		}
+		orig := AppendLiteralNameRef([]byte{0, 0, 0xd9}, true, 92, string(v), false, fastpath.HuffmanAlways)
+		// The value's coded bytes: past the prefix, the indexed line, the
+		// name reference and the one-byte length.
+		const at = 6
+		if orig[5]&0x7f == 0x7f {
+			t.Fatalf("length %d: a two-byte length", n)
+		}
+		var warm Decoder
+		var want recSink
+		for range 2 { // the second time, from the prediction
+			want = recSink{}
+			if _, err := warm.DecodeSection(4, orig, &want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for j := at; j < len(orig); j++ {
+			for bit := range 8 {
+				b := append([]byte(nil), orig...)
+				b[j] ^= 1 << bit
+				var got, fresh recSink
+				_, err := warm.DecodeSection(4, b, &got)
+				_, freshErr := newDecoder(DecoderConfig{}).DecodeSection(4, b, &fresh)
+				if !reflect.DeepEqual(err, freshErr) || !reflect.DeepEqual(got, fresh) {
+					t.Fatalf("value of %d bytes, byte %d bit %d: %v %v, want %v %v", n, j-at, bit, got.fields, err, fresh.fields, freshErr)
+				}
+				if err != nil {
+					warm.Init(DecoderConfig{}) // a connection error; the memo stays
+				}
+				got = recSink{}
+				if _, err := warm.DecodeSection(4, orig, &got); err != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("value of %d bytes after byte %d bit %d: %v %v, want %v", n, j-at, bit, got.fields, err, want.fields)
+				}
+			}
+		}
+	}
+}
