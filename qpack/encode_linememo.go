@@ -35,6 +35,7 @@ type lineMemo struct {
 	// field that followed it. Sections repeat their fields in order, so
 	// most fields are found without hashing.
 	first uint8
+	rep   staticReplay // positions of a FieldList's fields
 }
 
 const (
@@ -174,4 +175,5 @@ func (m *lineMemo) reset() {
 		m.ents[i] = lineEntry{buf: m.ents[i].buf[:0]}
 	}
 	m.first = 0
+	m.rep.reset()
 }

@@ -56,36 +56,15 @@ func (e *Encoder) appendStatic(dst []byte, fields fastpath.Enumerator, marks boo
 	if e.lines == nil {
 		e.lines = new(lineMemo)
 	}
-	m := e.lines
+	// The ready Enumerator without its three dynamic calls per field.
+	if l, ok := fields.(*fastpath.FieldList); ok {
+		return e.appendReplay(dst, l, marks)
+	}
 	dst = append(dst, staticPrefix[:]...)
 	if marks {
 		e.pl.ends = append(e.pl.ends, len(dst))
 	}
-	// The ready Enumerator without its three dynamic calls per field.
-	if l, ok := fields.(*fastpath.FieldList); ok {
-		pred := &m.first // the entry that says where this field may be
-		for l.Next() {
-			name, value, f := l.Field()
-			if len(name) == len("content-length") && value == "" {
-				if n, ok := l.ContentLength(); ok {
-					dst = e.staticContentLength(dst, f, n)
-					goto next
-				}
-			}
-			if en := &m.ents[*pred]; en.keyIs(name, value, f) && en.verified(name, value) {
-				dst = append(dst, en.line()...)
-				pred = &en.next
-			} else {
-				dst, pred = e.staticMemo(dst, name, value, f, pred)
-			}
-		next:
-			if marks {
-				e.pl.ends = append(e.pl.ends, len(dst))
-			}
-		}
-		return dst
-	}
-	pred := &m.first
+	pred := &e.lines.first
 	for fields.Next() {
 		name, value, f := fields.Field()
 		if len(name) == len("content-length") && value == "" {

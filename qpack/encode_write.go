@@ -106,6 +106,13 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 // encoder-stream bytes (AppendEncoderStream) before the section.
 func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
 	if e.staticOnly() {
+		if l, ok := fields.(*fastpath.FieldList); ok && e.lines != nil && !e.pl.active {
+			// Nothing planned to abandon or end: what beginPlan and
+			// sectionDone would do is done already, or not needed.
+			e.pl.stream = streamID
+			e.hist.plan++
+			return e.appendReplay(dst, l, false)
+		}
 		// One pass, straight into dst.
 		e.beginPlan(streamID)
 		dst = e.appendStatic(dst, fields, false)
