@@ -58,12 +58,16 @@ func (l *FieldList) AddContentLength(n int64) {
 	l.push("content-length", "", contentLengthFlags, n)
 }
 
-// push appends a field. Growing by a zero element and filling it in place
-// is about twice as fast as appending a composite literal, which the
-// compiler builds on the stack and then copies.
+// push appends a field. Within the capacity it reslices and fills the
+// element in place: appending a composite literal builds it on the stack
+// and copies it, and appending a zero element stores everything twice.
 func (l *FieldList) push(name, value string, f Flags, raw int64) {
-	l.fields = append(l.fields, listField{})
-	p := &l.fields[len(l.fields)-1]
+	n := len(l.fields)
+	if n == cap(l.fields) {
+		l.fields = append(l.fields, listField{})
+	}
+	l.fields = l.fields[:n+1]
+	p := &l.fields[n]
 	p.name, p.value, p.flags, p.raw = name, value, f, raw
 }
 
