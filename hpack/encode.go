@@ -46,34 +46,21 @@ func configSize(n int) int {
 	return n
 }
 
-// Result tells the caller of Begin and Continue what to do with dst[:n].
-type Result uint8
+// Result tells the caller of Begin and Continue what to do with dst[:n]:
+// fastpath.Result, which the qpack package shares.
+type Result = fastpath.Result
 
+// The results of Begin and Continue (see fastpath.Result).
 const (
-	// Done: the section is complete; dst[:n] is its last fragment (send it
-	// with END_HEADERS).
-	Done Result = iota
-	// MoreFields: dst[:n] holds whole fields and the next one does not fit
-	// after them; send it and call Continue with an empty buffer.
-	MoreFields
-	// BufferTooSmall: nothing was written (n is 0) because the next field,
-	// with any table-size updates that must precede it, needs more than
-	// len(dst) bytes. The field stays pending: Continue with a larger dst.
-	BufferTooSmall
+	// Done: the section is complete; send dst[:n] with END_HEADERS.
+	Done = fastpath.Done
+	// MoreFields: dst[:n] holds whole fields and the next one does not
+	// fit after them; send it and call Continue.
+	MoreFields = fastpath.MoreFields
+	// BufferTooSmall: nothing was written; the next field, with any
+	// table-size updates before it, needs more than len(dst) bytes.
+	BufferTooSmall = fastpath.BufferTooSmall
 )
-
-// String returns the constant's name.
-func (r Result) String() string {
-	switch r {
-	case Done:
-		return "Done"
-	case MoreFields:
-		return "MoreFields"
-	case BufferTooSmall:
-		return "BufferTooSmall"
-	}
-	return "Result(?)"
-}
 
 // Encoder is an HPACK encoder (RFC 7541) for one direction of one
 // connection; it is not safe for concurrent use. It takes a field section

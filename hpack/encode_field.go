@@ -66,7 +66,7 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 	exact, nameIdx := static.LookupHPACK(name, value)
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
-	m := e.indexing.decide(f, c, size, len(value), e.capNow)
+	m := decide(e.indexing, f, c, size, len(value), e.capNow)
 
 	// A never-indexed field is never sent as a reference to an entry: the
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).

@@ -82,7 +82,7 @@ func (e *Encoder) memoIndex(name, value string, f fastpath.Flags) (idx uint64, o
 	if m == nil {
 		return 0, false
 	}
-	if m.f != f && e.indexing.decide(f, m.c, len(name)+len(value)+table.Overhead, len(value), e.capNow) == neverIndexed {
+	if m.f != f && decide(e.indexing, f, m.c, len(name)+len(value)+table.Overhead, len(value), e.capNow) == neverIndexed {
 		return 0, false
 	}
 	if m.abs == 0 {

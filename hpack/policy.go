@@ -2,39 +2,19 @@ package hpack
 
 import "github.com/hqpack/hqpack/fastpath"
 
-// Indexing is an encoder's policy for inserting fields into the dynamic
-// table. Per-field flags override it (fastpath.NeverIndex, NoIndex, Index),
-// except that content-length never enters the table, so that its raw fast
-// path and its string form always encode the same.
-type Indexing uint8
+// Indexing is the encoder's policy for inserting fields into the dynamic
+// table: fastpath.Indexing, which the qpack package shares.
+type Indexing = fastpath.Indexing
 
+// The indexing policies (see fastpath.Indexing).
 const (
-	// IndexDefault is nghttp2's policy: insert every field except
-	// content-length, :path, age, etag, if-modified-since, if-none-match,
-	// location and set-cookie (values that rarely repeat), and fields larger
-	// than 3/4 of the table; send authorization, and cookie values shorter
-	// than 20 bytes, as never indexed (low-entropy secrets).
-	IndexDefault Indexing = iota
-	// IndexAll inserts every field that fits in the table, as the examples
-	// of RFC 7541 Appendix C do.
-	IndexAll
-	// IndexNone inserts nothing; the encoder uses the static table only
-	// (fields flagged fastpath.Index still go in).
-	IndexNone
+	// IndexDefault is nghttp2's policy (fastpath.IndexDefault).
+	IndexDefault = fastpath.IndexDefault
+	// IndexAll inserts every field that fits, as RFC 7541 Appendix C does.
+	IndexAll = fastpath.IndexAll
+	// IndexNone inserts only fields flagged fastpath.Index.
+	IndexNone = fastpath.IndexNone
 )
-
-// String returns the constant's name.
-func (x Indexing) String() string {
-	switch x {
-	case IndexDefault:
-		return "IndexDefault"
-	case IndexAll:
-		return "IndexAll"
-	case IndexNone:
-		return "IndexNone"
-	}
-	return "Indexing(?)"
-}
 
 // mode is the literal representation chosen for a field.
 type mode uint8
@@ -74,14 +54,10 @@ var classes = [62]class{
 // contentLengthIndex is content-length's HPACK static index.
 const contentLengthIndex = 28
 
-// cookieNeverBelow is nghttp2's (and Firefox's) cut-off: shorter cookie
-// values are guessable, so they are sent as never indexed.
-const cookieNeverBelow = 20
-
-// decide returns the representation of a literal field: its flags, the
+// decide returns the representation of a literal field under x: its flags, the
 // class of its static name (classPlain if none), its RFC 7541 entry size,
 // its value length and the table capacity it would be inserted into.
-func (x Indexing) decide(f fastpath.Flags, c class, size, vlen, capacity int) mode {
+func decide(x Indexing, f fastpath.Flags, c class, size, vlen, capacity int) mode {
 	switch {
 	case f&fastpath.NeverIndex != 0:
 		return neverIndexed
@@ -102,7 +78,7 @@ func (x Indexing) decide(f fastpath.Flags, c class, size, vlen, capacity int) mo
 	case classNever:
 		return neverIndexed
 	case classCookie:
-		if vlen < cookieNeverBelow {
+		if vlen < fastpath.CookieNeverBelow {
 			return neverIndexed
 		}
 	}

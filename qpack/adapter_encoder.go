@@ -68,7 +68,7 @@ func (e *XEncoder) Close() error {
 func appendStaticField(dst []byte, name, value string) []byte {
 	const h = fastpath.HuffmanAuto
 	sx, sn := static.LookupQPACK(name, value)
-	never := IndexDefault.decide(0, sn, len(value)) == fastpath.NeverIndex
+	never := decide(IndexDefault, 0, sn, len(value)) == fastpath.NeverIndex
 	switch {
 	case sx >= 0 && !never:
 		return AppendIndexed(dst, true, uint64(sx))

@@ -198,7 +198,7 @@ func (e *Encoder) keep(b []byte) string {
 // exact matches.
 func (e *Encoder) collect(name, value string, f fastpath.Flags) {
 	sx, sn := static.LookupQPACK(name, value)
-	pol := e.indexing.decide(f, sn, len(value))
+	pol := decide(e.indexing, f, sn, len(value))
 	e.pl.fields = append(e.pl.fields, planField{})
 	pf := &e.pl.fields[len(e.pl.fields)-1]
 	pf.name, pf.value, pf.pol, pf.sn, pf.slot = name, value, pol, int32(sn), -1

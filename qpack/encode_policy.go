@@ -2,40 +2,20 @@ package qpack
 
 import "github.com/hqpack/hqpack/fastpath"
 
-// Indexing is an Encoder's policy for inserting fields into the dynamic
-// table, as in the hpack package. Per-field flags override it
-// (fastpath.NeverIndex, NoIndex, Index), except that content-length never
-// enters the table, so that its raw fast path and its string form always
-// encode the same.
-type Indexing uint8
+// Indexing is the Encoder's policy for inserting fields into the dynamic
+// table: fastpath.Indexing, which the hpack package shares.
+type Indexing = fastpath.Indexing
 
+// The indexing policies (see fastpath.Indexing).
 const (
-	// IndexDefault is nghttp2's policy: never insert content-length, :path,
-	// age, etag, if-modified-since, if-none-match, location and set-cookie
-	// (values that rarely repeat), nor fields larger than 3/4 of the table;
-	// send authorization, and cookie values shorter than 20 bytes, as never
-	// indexed (low-entropy secrets). Other fields are inserted when the
-	// encoder judges that the entry will be used (see Encoder).
-	IndexDefault Indexing = iota
-	// IndexAll inserts every field that fits in the table.
-	IndexAll
-	// IndexNone inserts nothing; the encoder uses the static table only
-	// (fields flagged fastpath.Index still go in).
-	IndexNone
+	// IndexDefault is nghttp2's policy (fastpath.IndexDefault), with
+	// inserts only of entries the encoder judges will be used.
+	IndexDefault = fastpath.IndexDefault
+	// IndexAll inserts every field that fits.
+	IndexAll = fastpath.IndexAll
+	// IndexNone inserts only fields flagged fastpath.Index.
+	IndexNone = fastpath.IndexNone
 )
-
-// String returns the constant's name.
-func (x Indexing) String() string {
-	switch x {
-	case IndexDefault:
-		return "IndexDefault"
-	case IndexAll:
-		return "IndexAll"
-	case IndexNone:
-		return "IndexNone"
-	}
-	return "Indexing(?)"
-}
 
 // nameClass is what the default policy knows about a static-table name.
 type nameClass uint8
@@ -61,16 +41,12 @@ var nameClasses = [99]nameClass{
 	84: classNever,   // authorization
 }
 
-// cookieNeverBelow is nghttp2's (and Firefox's) cut-off: shorter cookie
-// values are guessable, so they are sent as never indexed.
-const cookieNeverBelow = 20
-
-// decide returns the policy for one field (not content-length): exactly
+// decide returns policy x for one field (not content-length): exactly
 // one of NeverIndex (a never-indexed literal), NoIndex (not inserted),
 // Index (inserted if it fits), or 0 (inserted when the encoder judges it
 // pays and it is at most 3/4 of the table). sn is the lowest static index
 // of the name, or -1.
-func (x Indexing) decide(f fastpath.Flags, sn int, vlen int) fastpath.Flags {
+func decide(x Indexing, f fastpath.Flags, sn int, vlen int) fastpath.Flags {
 	switch {
 	case f&fastpath.NeverIndex != 0:
 		return fastpath.NeverIndex
@@ -91,7 +67,7 @@ func (x Indexing) decide(f fastpath.Flags, sn int, vlen int) fastpath.Flags {
 	case classNever:
 		return fastpath.NeverIndex
 	case classCookie:
-		if vlen < cookieNeverBelow {
+		if vlen < fastpath.CookieNeverBelow {
 			return fastpath.NeverIndex
 		}
 	}

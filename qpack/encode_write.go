@@ -7,34 +7,21 @@ import (
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
-// Result tells the caller of Begin and Continue what to do with dst[:n],
-// as in the hpack package.
-type Result uint8
+// Result tells the caller of Begin and Continue what to do with dst[:n]:
+// fastpath.Result, which the hpack package shares.
+type Result = fastpath.Result
 
+// The results of Begin and Continue (see fastpath.Result).
 const (
 	// Done: the section is complete; dst[:n] is its last piece.
-	Done Result = iota
-	// MoreFields: dst[:n] holds whole units and the next one does not fit
-	// after them; send it and call Continue.
-	MoreFields
-	// BufferTooSmall: nothing was written (n is 0) because the next unit
-	// (the prefix or a field line) needs more than len(dst) bytes. It stays
-	// pending: Continue with a larger dst.
-	BufferTooSmall
+	Done = fastpath.Done
+	// MoreFields: dst[:n] holds whole units (the prefix, field lines) and
+	// the next one does not fit after them; send it and call Continue.
+	MoreFields = fastpath.MoreFields
+	// BufferTooSmall: nothing was written; the next unit needs more than
+	// len(dst) bytes.
+	BufferTooSmall = fastpath.BufferTooSmall
 )
-
-// String returns the constant's name.
-func (r Result) String() string {
-	switch r {
-	case Done:
-		return "Done"
-	case MoreFields:
-		return "MoreFields"
-	case BufferTooSmall:
-		return "BufferTooSmall"
-	}
-	return "Result(?)"
-}
 
 // Begin plans the section that fields enumerate for stream streamID (see
 // Plan) and writes as much of it as fits in dst[:len(dst)]: the prefix,

@@ -66,7 +66,7 @@ func etExpect(fields []etField, x Indexing) []etGot {
 		if f.Raw {
 			g.Name, g.Value = "content-length", itoa(f.CL)
 		} else if !g.Never && g.Name != "content-length" {
-			g.Never = x.decide(f.Flags, staticNameIndex(f.Name), len(f.Value)) == fastpath.NeverIndex
+			g.Never = decide(x, f.Flags, staticNameIndex(f.Name), len(f.Value)) == fastpath.NeverIndex
 		}
 		w = append(w, g)
 	}

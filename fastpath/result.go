@@ -1,0 +1,73 @@
+package fastpath
+
+// Result tells the caller of an encoder's Begin and Continue (hpack and
+// qpack) what to do with dst[:n].
+type Result uint8
+
+const (
+	// Done: the section is complete; dst[:n] is its last piece (in HTTP/2,
+	// send it with END_HEADERS).
+	Done Result = iota
+	// MoreFields: dst[:n] holds whole units (fields; in QPACK also the
+	// section prefix) and the next one does not fit after them; send it
+	// and call Continue.
+	MoreFields
+	// BufferTooSmall: nothing was written (n is 0) because the next unit
+	// alone, with anything that must precede it (HPACK's pending table-size
+	// updates), needs more than len(dst) bytes. It stays pending: call
+	// Continue with a larger dst.
+	BufferTooSmall
+)
+
+// String returns the constant's name.
+func (r Result) String() string {
+	switch r {
+	case Done:
+		return "Done"
+	case MoreFields:
+		return "MoreFields"
+	case BufferTooSmall:
+		return "BufferTooSmall"
+	}
+	return "Result(?)"
+}
+
+// Indexing is an encoder's policy for inserting fields into the dynamic
+// table (hpack and qpack). Per-field flags override it (NeverIndex,
+// NoIndex, Index), except that content-length never enters the table, so
+// that its raw fast path and its string form always encode the same.
+type Indexing uint8
+
+const (
+	// IndexDefault is nghttp2's policy: never insert content-length, :path,
+	// age, etag, if-modified-since, if-none-match, location and set-cookie
+	// (values that rarely repeat), nor fields larger than 3/4 of the table;
+	// send authorization, and cookie values shorter than 20 bytes, as never
+	// indexed (low-entropy secrets). The QPACK encoder also inserts a field
+	// only when it judges that the entry will be used.
+	IndexDefault Indexing = iota
+	// IndexAll inserts every field that fits in the table, as the examples
+	// of RFC 7541 Appendix C and RFC 9204 Appendix B do.
+	IndexAll
+	// IndexNone inserts nothing; the encoder uses the static table only
+	// (fields flagged Index still go in).
+	IndexNone
+)
+
+// String returns the constant's name.
+func (x Indexing) String() string {
+	switch x {
+	case IndexDefault:
+		return "IndexDefault"
+	case IndexAll:
+		return "IndexAll"
+	case IndexNone:
+		return "IndexNone"
+	}
+	return "Indexing(?)"
+}
+
+// CookieNeverBelow is IndexDefault's cut-off for cookies (nghttp2's and
+// Firefox's): shorter values are guessable, so they are sent as never
+// indexed.
+const CookieNeverBelow = 20
