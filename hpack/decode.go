@@ -229,7 +229,11 @@ func (d *Decoder) Write(fragment []byte, sink fastpath.Sink) error {
 		}
 	}
 	for len(p) > 0 {
-		if b := p[0]; b > 0x80 && b < 0xff && d.started && !d.slow {
+		if b := p[0]; b > 0x80 && b < 0xff && !d.slow {
+			// As next does: a section must first signal a size it owes.
+			if err := d.start(); err != nil {
+				return d.fail(d.pos, err)
+			}
 			n, err := d.indexedRun(p, sink)
 			d.work.parsed += n
 			d.pos += n
@@ -326,9 +330,14 @@ func (d *Decoder) next(p []byte, sink fastpath.Sink) (int, error) {
 // the bulk of a warm section, in one loop: what next, entry and emit do
 // for them, without their calls. It stops before anything else, and before
 // a field that needs emitSlow's care.
+//
+// The section's limits are kept as what is left of them, in locals written
+// back once, so a field checks both with one branch.
 func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
+	// What is left of the section's limits: both stay >= 0 while it fits.
+	room, left := d.maxSect-d.used, d.maxFields-d.fields
 	n := 0
-	for ; n < len(p) && !d.slow; n++ {
+	for ; n < len(p); n++ {
 		b := p[n]
 		if b <= 0x80 || b == 0xff {
 			break
@@ -343,19 +352,25 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 			var tag uint8
 			var ok bool
 			if name, value, tag, ok = d.tab.GetTagged(i - 1 - static.HPACKLen); !ok {
+				d.used, d.fields = d.maxSect-room, d.maxFields-left
 				return n, ErrInvalidIndex
 			}
 			id = static.FieldID(tag)
 		}
-		d.used += len(name) + len(value) + table.Overhead
-		d.fields++
-		if d.used > d.maxSect || d.fields > d.maxFields {
+		room -= len(name) + len(value) + table.Overhead
+		left--
+		if room|left < 0 {
+			d.used, d.fields = d.maxSect-room, d.maxFields-left
 			return n, ErrSectionTooLarge
 		}
 		if err := sink.Field(name, value, fastpath.Flags(0).WithID(id)); err != nil {
+			// Delivery stops: the rest of the section takes the slow path.
 			d.stream, d.slow = err, true
+			n++
+			break
 		}
 	}
+	d.used, d.fields = d.maxSect-room, d.maxFields-left
 	return n, nil
 }
 

@@ -54,10 +54,20 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 			i++
 		}
 		limit := min(len(out)-4, start+maxLen-3) // a lookup stores 4 bytes, emits up to 3
-		for nb >= 16 && n <= limit {
-			e := huffmanDecodeTable[acc>>48]
-			if e == 0 {
-				break // a long code (or EOS)
+		for n <= limit {
+			w := acc >> 48
+			if i == len(src) {
+				// All of src is in acc. Pad the window with 1s: no code
+				// is all 1s but EOS, so padding never completes a symbol
+				// of a valid string, and an entry that takes more than
+				// the nb real bits goes to the checks below.
+				w |= 0xffff >> nb
+			} else if nb < 16 {
+				break
+			}
+			e := huffmanDecodeTable[w]
+			if e == 0 || uint(e&63) > nb {
+				break // a long code (or EOS), or the end of src
 			}
 			binary.LittleEndian.PutUint32(out[n:], e>>6)
 			n += int(e >> 30)

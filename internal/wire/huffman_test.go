@@ -486,3 +486,36 @@ func BenchmarkHuffmanPairTable(b *testing.B) {
 		buildHuffmanPairs() // rewrites the same values
 	}
 }
+
+// TestHuffmanDecodeEnds checks the last lookups of a string, which read a
+// window padded past the end of the input: for every length of a text, the
+// valid coding with maxLen at and just below its length, and the coding
+// with each padding bit cleared or a byte more, against x/net.
+func TestHuffmanDecodeEnds(t *testing.T) {
+	text := "Mozilla/5.0 (X11; Linux x86_64) text/html;q=0.9 \x00\xfe~|"
+	for n := 0; n <= len(text); n++ {
+		s := text[:n]
+		src := AppendHuffman(nil, s)
+		for cut := 0; cut <= 3 && cut <= n; cut++ {
+			got, err := AppendHuffmanDecode(nil, src, n-cut)
+			if cut == 0 && (err != nil || string(got) != s) {
+				t.Fatalf("%q: decoded %q, %v", s, got, err)
+			}
+			if cut > 0 && !errors.Is(err, ErrStringTooLong) {
+				t.Fatalf("%q with maxLen %d: %v, want ErrStringTooLong", s, n-cut, err)
+			}
+		}
+		if msg := checkAgainstXNet(append(bytes.Clone(src), 0xff)); msg != "" {
+			t.Errorf("%q and 0xff: %s", s, msg)
+		}
+		pad := 8*len(src) - huffmanBitLen(s)
+		for b := 0; b < pad; b++ {
+			bad := bytes.Clone(src)
+			bad[len(bad)-1] &^= 1 << b
+			// Some of these are valid: the bits left make a short code.
+			if msg := checkAgainstXNet(bad); msg != "" {
+				t.Errorf("%q with padding bit %d cleared: %s", s, b, msg)
+			}
+		}
+	}
+}
