@@ -24,6 +24,7 @@ var contentLengthFlags = NoIndex.WithID(static.ContentLength)
 type FieldList struct {
 	fields []listField
 	next   int // index of the field the next call to Next makes current
+	used   int // fields[:used] may hold strings of earlier sections
 }
 
 // listField is one field of a FieldList.
@@ -125,10 +126,16 @@ func (l *FieldList) Seek(i int) { l.next = min(max(i, -1), len(l.fields)) + 1 }
 // Rewind moves back before the first field, to enumerate the list again.
 func (l *FieldList) Rewind() { l.next = 0 }
 
-// Reset empties the list and rewinds it. It keeps the capacity but drops
-// the references to the old strings.
+// Reset empties the list and rewinds it, keeping its capacity. The
+// strings of the last section stay referenced until the next fields
+// overwrite them; those of a longer section's extra fields are dropped by
+// the Reset after the next section. So a list keeps at most two sections'
+// strings alive, and clears nothing while its sections keep their length.
 func (l *FieldList) Reset() {
-	clear(l.fields)
+	if n := len(l.fields); n < l.used {
+		clear(l.fields[n:l.used])
+	}
+	l.used = len(l.fields)
 	l.fields = l.fields[:0]
 	l.next = 0
 }

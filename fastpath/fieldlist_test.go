@@ -213,3 +213,38 @@ func TestFieldListAtSeek(t *testing.T) {
 		t.Error("Next after Seek to the last field: true")
 	}
 }
+
+// Reset clears nothing while sections keep their length, but a longer
+// section's extra fields are dropped by the Reset after a shorter one, so
+// a list does not keep old strings alive for good.
+func TestFieldListResetReleases(t *testing.T) {
+	var l FieldList
+	fill := func(n int, v string) {
+		l.Reset()
+		for range n {
+			l.Add("x", v, 0)
+		}
+	}
+	stale := func() (n int) {
+		for _, f := range l.fields[len(l.fields):cap(l.fields)] {
+			if f != (listField{}) {
+				n++
+			}
+		}
+		return n
+	}
+	fill(6, "long")
+	fill(2, "short")
+	if got := stale(); got != 4 {
+		t.Fatalf("after a 6- then a 2-field section: %d slots past the list hold strings, want 4 (kept until the next Reset)", got)
+	}
+	l.Reset()
+	if got := stale() - 2; got != 0 {
+		t.Errorf("after the next Reset: %d slots past the short section still hold strings", got)
+	}
+	for i, f := range l.fields[:cap(l.fields)] {
+		if i >= 2 && f != (listField{}) {
+			t.Errorf("slot %d still holds %q", i, f.value)
+		}
+	}
+}
