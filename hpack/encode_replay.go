@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/hqpack/hqpack/static"
 )
 
@@ -57,20 +58,45 @@ func sameBytes(a, b string) bool {
 }
 
 // replayRun writes, from field i of l on, the fields that their replay
-// slots know, as long as each is a one-byte index with room for it in buf,
-// and returns buf and the index of the first field it did not write. The
-// caller has no size update pending.
+// slots know (and raw Content-Lengths whose digits were coded last), as
+// long as each fits in buf, and returns buf and the index of the first
+// field it did not write. The caller has no size update pending.
 func (e *Encoder) replayRun(buf []byte, l *fastpath.FieldList, i int) ([]byte, int) {
 	// Kept in registers: the loop stores nothing but output bytes.
 	ins, live := e.table.Inserted(), uint64(e.table.Len())
 	nth := e.nth
 	for ; i < l.Len() && uint(nth) < replayLen && len(buf) < cap(buf); i, nth = i+1, nth+1 {
 		name, value, f, raw := l.At(i)
+		if raw >= 0 {
+			// A raw Content-Length whose digits are the ones coded last:
+			// contentLength's bytes, without leaving the loop.
+			if e.clLen == 0 || e.clN != uint64(raw) || len(buf)+2+int(e.clLen) > cap(buf) {
+				break
+			}
+			first := byte(patWithout | 0x0f)
+			if f&fastpath.NeverIndex != 0 {
+				first = patNever | 0x0f
+			}
+			buf = append(buf, first, contentLengthIndex-0x0f)
+			buf = append(buf, e.clLine[:e.clLen]...)
+			continue
+		}
 		s := &e.replay[nth]
-		if raw >= 0 || s.name != uintptr(unsafe.Pointer(unsafe.StringData(name))) || s.lens != replayKey(name, value) ||
+		if s.name != uintptr(unsafe.Pointer(unsafe.StringData(name))) || s.lens != replayKey(name, value) ||
 			s.value != uintptr(unsafe.Pointer(unsafe.StringData(value))) || s.f != f ||
-			!sameBytes(s.cname, name) || !sameBytes(s.cvalue, value) {
+			!sameBytes(s.cname, name) {
 			break
+		}
+		// The value, compared inline when it is 8 to 64 bytes (most are):
+		// a call to memequal would make the loop spill its state.
+		if cv := s.cvalue; unsafe.StringData(cv) != unsafe.StringData(value) {
+			if n := len(value); n >= 8 && n <= 64 {
+				if !wire.EqualWords(cv, value) {
+					break
+				}
+			} else if cv != value {
+				break
+			}
 		}
 		if len(s.line) != 0 {
 			if s.tcap != e.capNow || e.named&(1<<s.sidx) != 0 || len(buf)+len(s.line) > cap(buf) {

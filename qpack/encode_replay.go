@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
 )
 
 // staticReplay remembers, for a static-only encoder fed a FieldList, the
@@ -155,8 +156,19 @@ func (r *staticReplay) match(l *fastpath.FieldList, first, k, lim int) int {
 		// One branch for the key: it is the same field nearly always.
 		if (s.lens^lineKey(name, value))|uint64(s.name^addr(name))|uint64(s.value^addr(value))|
 			uint64(s.f^f)|uint64(s.raw^raw) != 0 ||
-			!sameBytes(s.cname, name) || !sameBytes(s.cvalue, value) {
+			!sameBytes(s.cname, name) {
 			break
+		}
+		// The value, compared inline when it is 8 to 64 bytes (most are):
+		// a call to memequal would make the loop spill its state.
+		if cv := s.cvalue; unsafe.StringData(cv) != unsafe.StringData(value) {
+			if n := len(value); n >= 8 && n <= 64 {
+				if !wire.EqualWords(cv, value) {
+					break
+				}
+			} else if cv != value {
+				break
+			}
 		}
 	}
 	return k

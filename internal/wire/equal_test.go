@@ -1,0 +1,32 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEqualWords(t *testing.T) {
+	for n := 8; n <= 80; n++ {
+		a := strings.Repeat("abcdefghij", 8)[:n]
+		if !EqualWords(a, strings.Clone(a)) {
+			t.Fatalf("len %d: equal strings differ", n)
+		}
+		for i := range n {
+			b := []byte(a)
+			b[i] ^= 0x80
+			if EqualWords(a, string(b)) {
+				t.Fatalf("len %d: a change at %d is not seen", n, i)
+			}
+		}
+	}
+}
+
+func BenchmarkEqualWords(b *testing.B) {
+	x := "private, max-age=0, must-revalidate"
+	y := strings.Clone(x)
+	for b.Loop() {
+		if !EqualWords(x, y) {
+			b.Fatal("differ")
+		}
+	}
+}
