@@ -52,11 +52,6 @@ func replayKey(name, value string) uint64 {
 	return uint64(len(name)+1)<<32 | uint64(uint32(len(value)))
 }
 
-// sameBytes reports whether a and b, of equal lengths, hold the same bytes.
-func sameBytes(a, b string) bool {
-	return unsafe.StringData(a) == unsafe.StringData(b) || a == b
-}
-
 // replayRun writes, from field i of l on, the fields that their replay
 // slots know (and raw Content-Lengths whose digits were coded last), as
 // long as each fits in buf, and returns buf and the index of the first
@@ -84,7 +79,7 @@ func (e *Encoder) replayRun(buf []byte, l *fastpath.FieldList, i int) ([]byte, i
 		s := &e.replay[nth]
 		if s.name != uintptr(unsafe.Pointer(unsafe.StringData(name))) || s.lens != replayKey(name, value) ||
 			s.value != uintptr(unsafe.Pointer(unsafe.StringData(value))) || s.f != f ||
-			!sameBytes(s.cname, name) {
+			!wire.Same(s.cname, name) {
 			break
 		}
 		// The value, compared inline when it is 8 to 64 bytes (most are):

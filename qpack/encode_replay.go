@@ -57,11 +57,6 @@ type replaySlot struct {
 	own           []byte
 }
 
-// sameBytes reports whether a and b, of equal lengths, hold the same bytes.
-func sameBytes(a, b string) bool {
-	return unsafe.StringData(a) == unsafe.StringData(b) || a == b
-}
-
 // inside reports whether s's bytes lie in b's array.
 func inside(s string, b []byte) bool {
 	p, lo := addr(s), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
@@ -156,7 +151,7 @@ func (r *staticReplay) match(l *fastpath.FieldList, first, k, lim int) int {
 		// One branch for the key: it is the same field nearly always.
 		if (s.lens^lineKey(name, value))|uint64(s.name^addr(name))|uint64(s.value^addr(value))|
 			uint64(s.f^f)|uint64(s.raw^raw) != 0 ||
-			!sameBytes(s.cname, name) {
+			!wire.Same(s.cname, name) {
 			break
 		}
 		// The value, compared inline when it is 8 to 64 bytes (most are):

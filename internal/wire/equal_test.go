@@ -30,3 +30,15 @@ func BenchmarkEqualWords(b *testing.B) {
 		}
 	}
 }
+
+func TestSame(t *testing.T) {
+	s := "content-type"
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{s, s, true}, {s, strings.Clone(s), true}, {s, s[:7], false}, {s, "content-typf", false}, {"", "", true}} {
+		if got := Same(c.a, c.b); got != c.want {
+			t.Errorf("Same(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}
