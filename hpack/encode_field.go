@@ -150,23 +150,28 @@ func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
 // value as a string: a literal without indexing (or never indexed, when
 // flagged) with static name index 28, then the digits, formatted in place.
 func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flags) ([]byte, bool) {
-	first := byte(patWithout | 0x0f)
-	if f&fastpath.NeverIndex != 0 {
-		first = patNever | 0x0f
-	}
 	if e.clLen == 0 || e.clN != n {
 		e.codeLength(n)
 	}
-	// 28 = 15 + 13 with a 4-bit prefix; at most 20 digits, so the length
-	// fits the 7-bit prefix of one byte.
 	line := e.clLine[:e.clLen]
 	dst, ok := e.room(dst, grow, e.updLen+2+len(line))
 	if !ok {
 		return dst, false
 	}
 	dst = e.sectionStart(dst)
-	dst = append(dst, first, contentLengthIndex-0x0f)
+	dst = appendLengthHead(dst, f)
 	return append(dst, line...), true
+}
+
+// appendLengthHead appends the two bytes a raw Content-Length starts with:
+// a literal without indexing, or never indexed when flagged, whose name
+// index 28 is 15 in the 4-bit prefix and 13 after it. The digits (at most
+// 20) follow with their length in one byte.
+func appendLengthHead(dst []byte, f fastpath.Flags) []byte {
+	if f&fastpath.NeverIndex != 0 {
+		return append(dst, patNever|0x0f, contentLengthIndex-0x0f)
+	}
+	return append(dst, patWithout|0x0f, contentLengthIndex-0x0f)
 }
 
 // codeLength remembers the string literal of the digits of n: the policy's

@@ -68,11 +68,7 @@ func (e *Encoder) replayRun(buf []byte, l *fastpath.FieldList, i int) ([]byte, i
 			if e.clLen == 0 || e.clN != uint64(raw) || len(buf)+2+int(e.clLen) > cap(buf) {
 				break
 			}
-			first := byte(patWithout | 0x0f)
-			if f&fastpath.NeverIndex != 0 {
-				first = patNever | 0x0f
-			}
-			buf = append(buf, first, contentLengthIndex-0x0f)
+			buf = appendLengthHead(buf, f)
 			buf = append(buf, e.clLine[:e.clLen]...)
 			continue
 		}
