@@ -349,13 +349,13 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 			e := &decStatic[i-1]
 			name, value, id = e.name, e.value, e.id
 		} else {
-			var tag uint8
-			var ok bool
-			if name, value, tag, ok = d.tab.GetTagged(i - 1 - static.HPACKLen); !ok {
+			e := d.tab.Ref(i - 1 - static.HPACKLen)
+			if e == nil {
 				d.used, d.fields = d.maxSect-room, d.maxFields-left
 				return n, ErrInvalidIndex
 			}
-			id = static.FieldID(tag)
+			name, value = d.tab.Bytes(e)
+			id = static.FieldID(e.Tag())
 		}
 		room -= len(name) + len(value) + table.Overhead
 		left--
@@ -454,11 +454,12 @@ func (d *Decoder) entry(i uint64) (name, value []byte, id static.FieldID, err er
 		e := &decStatic[i-1]
 		return e.name, e.value, e.id, nil
 	}
-	name, value, tag, ok := d.tab.GetTagged(i - 1 - static.HPACKLen)
-	if !ok {
+	e := d.tab.Ref(i - 1 - static.HPACKLen)
+	if e == nil {
 		return nil, nil, 0, ErrInvalidIndex
 	}
-	return name, value, static.FieldID(tag), nil
+	name, value = d.tab.Bytes(e)
+	return name, value, static.FieldID(e.Tag()), nil
 }
 
 // emit accounts for a decoded field and passes it to sink. It is small

@@ -1,6 +1,9 @@
 package table
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Overhead is the per-entry size overhead of RFC 7541 §4.1 and RFC 9204 §3.2.1.
 const Overhead = 32
@@ -21,7 +24,7 @@ type Table struct {
 	first    uint64 // absolute index of the oldest live entry
 	inserted uint64 // absolute index of the next insert
 
-	ents  []entry // ring, len a power of two, abs&mask
+	ents  []Entry // ring, len a power of two, abs&mask
 	arena []byte
 	// scratch holds an insert's bytes when they alias the place they go to.
 	scratch []byte
@@ -30,14 +33,14 @@ type Table struct {
 	index   index
 }
 
-// entry locates one entry's bytes: name at arena[off:], value right after.
-type entry struct {
+// Entry locates one entry's bytes: name at arena[off:], value right after.
+type Entry struct {
 	off        int
 	nlen, vlen uint32
 	tag        uint8
 }
 
-func (e *entry) end() int { return e.off + int(e.nlen) + int(e.vlen) }
+func (e *Entry) end() int { return e.off + int(e.nlen) + int(e.vlen) }
 
 // Init resets t to empty with the given capacity (maximum size in RFC
 // octets). indexed enables Lookup (encoders); decoders pass false.
@@ -176,7 +179,7 @@ const maxLen = 1<<32 - 1
 // commit records the entry written at p.
 func (t *Table) commit(p, nlen, vlen int, tag uint8, hn, hf uint32) {
 	abs := t.inserted
-	t.ents[abs&t.mask()] = entry{off: p, nlen: uint32(nlen), vlen: uint32(vlen), tag: tag}
+	t.ents[abs&t.mask()] = Entry{off: p, nlen: uint32(nlen), vlen: uint32(vlen), tag: tag}
 	t.inserted++
 	t.size += nlen + vlen + Overhead
 	if t.indexed {
@@ -224,7 +227,9 @@ func (t *Table) grow(n int) int {
 	live := t.size - Overhead*t.Len()
 	size := max(2*len(t.arena), 2*(live+n), 256)
 	size = min(size, max(twice(t.capacity), live+n))
-	arena := make([]byte, size)
+	// One byte more than used: an empty entry at the very end still
+	// points into the array (GetTagged's unsafe slices).
+	arena := make([]byte, size, size+1)
 	p := 0
 	for abs := t.first; abs < t.inserted; abs++ {
 		e := &t.ents[abs&t.mask()]
@@ -240,7 +245,7 @@ func (t *Table) grow(n int) int {
 // growRing doubles the entry ring, keeping each entry at abs&mask.
 func (t *Table) growRing() {
 	old, oldMask := t.ents, t.mask()
-	t.ents = make([]entry, max(2*len(old), 16))
+	t.ents = make([]Entry, max(2*len(old), 16))
 	for abs := t.first; abs < t.inserted; abs++ {
 		t.ents[abs&t.mask()] = old[abs&oldMask]
 	}
@@ -275,15 +280,41 @@ func (t *Table) Get(rel uint64) (name, value []byte, ok bool) {
 }
 
 // GetTagged is Get that also returns the entry's tag (0 unless AddTagged).
-// It is small enough to inline: it is a decoder's every dynamic reference.
 func (t *Table) GetTagged(rel uint64) (name, value []byte, tag uint8, ok bool) {
-	if rel >= t.inserted-t.first {
+	e := t.Ref(rel)
+	if e == nil {
 		return nil, nil, 0, false
 	}
-	e := &t.ents[(t.inserted-1-rel)&t.mask()]
-	n := e.off + int(e.nlen)
-	v := n + int(e.vlen)
-	return t.arena[e.off:n:n], t.arena[n:v:v], e.tag, true
+	name, value = t.Bytes(e)
+	return name, value, e.tag, true
+}
+
+// Ref returns the entry rel places from the newest (0 is the newest), or
+// nil. With Bytes and Tag it is GetTagged in pieces small enough to inline:
+// a decoder's every dynamic reference.
+func (t *Table) Ref(rel uint64) *Entry {
+	if rel >= t.inserted-t.first {
+		return nil
+	}
+	return &t.ents[(t.inserted-1-rel)&(uint64(len(t.ents))-1)]
+}
+
+// Tag returns the tag e was added with.
+func (e *Entry) Tag() uint8 { return e.tag }
+
+// Bytes returns the name and value of e, which Ref returned since the
+// last change to t, each with its length as capacity, so that appending
+// to one never writes the arena. A live entry's bytes lie in the arena, so
+// the slices are made without bounds checks; the arena's array has a byte
+// past its length, so even an empty entry at its end points into it.
+func (t *Table) Bytes(e *Entry) (name, value []byte) {
+	type header struct {
+		p        unsafe.Pointer
+		len, cap int
+	}
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.off)
+	n, v := int(e.nlen), int(e.vlen)
+	return *(*[]byte)(unsafe.Pointer(&header{p, n, n})), *(*[]byte)(unsafe.Pointer(&header{unsafe.Add(p, n), v, v}))
 }
 
 // Abs returns the entry with absolute index abs (0 is the first ever inserted).

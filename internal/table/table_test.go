@@ -109,7 +109,7 @@ func check(t *Table, m *model) string {
 			return fmt.Sprintf("Get(%d) = %q %q %v", len(m.ents)-1-i, gn, gv, ok)
 		}
 		n, v, tag, ok := t.GetTagged(uint64(len(m.ents) - 1 - i))
-		if !ok || string(n) != e.name || string(v) != e.value || tag != e.tag {
+		if !ok || string(n) != e.name || string(v) != e.value || tag != e.tag || cap(n) != len(n) || cap(v) != len(v) {
 			return fmt.Sprintf("Get(%d) = %q %q %d %v, want %q %q %d", len(m.ents)-1-i, n, v, tag, ok, e.name, e.value, e.tag)
 		}
 	}
@@ -470,5 +470,39 @@ func TestHugeCapacity(t *testing.T) {
 	n, v, ok := tb.Get(0)
 	if ok || n != nil || v != nil || tb.Len() != 0 {
 		t.Fatal("Init kept entries")
+	}
+}
+
+// TestEmptyEntryAtArenaEnd puts an entry with an empty name and value at
+// the very end of the arena, where Bytes makes its slices from the
+// address one past the arena's length (run with -d=checkptr to have the
+// runtime check that it still points into the array).
+func TestEmptyEntryAtArenaEnd(t *testing.T) {
+	var tab Table
+	tab.Init(4096, false)
+	for i := 0; ; i++ {
+		if i == 1000 {
+			t.Fatal("no empty entry landed at the end of the arena")
+		}
+		// An entry that ends where the arena does, when it can.
+		vlen := 20
+		if tab.Len() > 0 {
+			if r := len(tab.arena) - tab.Ref(0).end(); r >= 1 && r <= 200 {
+				vlen = r - 1
+			}
+		}
+		tab.Add([]byte("x"), bytes.Repeat([]byte("v"), vlen))
+		tab.Add(nil, nil)
+		if tab.Ref(0).off != len(tab.arena) {
+			continue
+		}
+		n, v, _, ok := tab.GetTagged(0)
+		if !ok || len(n) != 0 || len(v) != 0 || cap(n) != 0 || cap(v) != 0 {
+			t.Fatalf("empty entry at the end: %q %q %v", n, v, ok)
+		}
+		if cap(tab.arena) <= len(tab.arena) {
+			t.Fatalf("arena has no byte past its length: len %d cap %d", len(tab.arena), cap(tab.arena))
+		}
+		return
 	}
 }
