@@ -30,8 +30,8 @@ type FieldList struct {
 // listField is one field of a FieldList.
 type listField struct {
 	name, value string
-	flags       Flags
-	raw         int64 // a raw Content-Length, or -1
+	raw         int64  // a raw Content-Length, or -1
+	flags       uint64 // the Flags: a word, so the struct has no padding (SectionMemo compares its bytes)
 }
 
 // Add appends a field with flags f.
@@ -54,9 +54,14 @@ func (l *FieldList) AddID(id static.FieldID, value string, f Flags) {
 // into their output. n must not be negative.
 func (l *FieldList) AddContentLength(n int64) {
 	if n < 0 {
-		panic("fastpath: negative Content-Length " + strconv.FormatInt(n, 10))
+		negativeLength(n)
 	}
 	l.push("content-length", "", contentLengthFlags, n)
+}
+
+// negativeLength panics: out of line, so AddContentLength inlines.
+func negativeLength(n int64) {
+	panic("fastpath: negative Content-Length " + strconv.FormatInt(n, 10))
 }
 
 // push appends a field. Within the capacity it reslices and fills the
@@ -69,7 +74,7 @@ func (l *FieldList) push(name, value string, f Flags, raw int64) {
 	}
 	l.fields = l.fields[:n+1]
 	p := &l.fields[n]
-	p.name, p.value, p.flags, p.raw = name, value, f, raw
+	p.name, p.value, p.flags, p.raw = name, value, uint64(f), raw
 }
 
 // Len returns the number of fields in the list.
@@ -95,7 +100,7 @@ func (l *FieldList) Next() bool {
 func (l *FieldList) Field() (name, value string, f Flags) {
 	if i := l.next - 1; uint(i) < uint(len(l.fields)) {
 		p := &l.fields[i]
-		return p.name, p.value, p.flags
+		return p.name, p.value, Flags(p.flags)
 	}
 	return "", "", 0
 }
@@ -116,7 +121,7 @@ func (l *FieldList) ContentLength() (n int64, ok bool) {
 // fields without moving the position.
 func (l *FieldList) At(i int) (name, value string, f Flags, raw int64) {
 	p := &l.fields[i]
-	return p.name, p.value, p.flags, p.raw
+	return p.name, p.value, Flags(p.flags), p.raw
 }
 
 // Seek makes field i current, as i+1 calls of Next after Rewind do; -1 is

@@ -118,9 +118,12 @@ type Encoder struct {
 	clN    uint64
 	clLen  uint8 // 0: nothing remembered
 	clLine [21]byte
+	// Where the last raw Content-Length was written: buf[clAt:clEnd].
+	clAt, clEnd int
 
 	memo    memo
 	replay  replay
+	rep     repeat
 	nth     int  // the current field's position in the section
 	memoOff bool // tests: the memos must not change a byte
 
@@ -151,6 +154,7 @@ func (e *Encoder) Init(c Config) {
 	e.started, e.have, e.end = false, false, false
 	e.memo = memo{}
 	e.replay = replay{}
+	e.rep.ok = false
 	e.clLen = 0
 	e.named = 0
 	e.inited = true
@@ -176,7 +180,19 @@ func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Resu
 	e.init()
 	e.started, e.have, e.end = false, false, false
 	e.nth = 0
-	return e.run(dst, fields)
+	l, ok := fields.(*fastpath.FieldList)
+	if !ok {
+		return e.run(dst, fields)
+	}
+	buf, ok := e.sendRepeat(dst[:0:len(dst)], false, l)
+	if ok {
+		return len(buf), Done
+	}
+	from, ins, live, pending := l.Pos()+1, e.table.Inserted(), e.table.Len(), e.sizePending
+	if n, res = e.run(dst, l); res == Done && !pending {
+		e.saveRepeat(dst[:n], 0, l, from, ins, live)
+	}
+	return n, res
 }
 
 // Continue encodes the next whole fields of the section Begin started into
@@ -211,10 +227,24 @@ func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
 	e.init()
 	e.started, e.have, e.end = false, false, false
 	e.nth = 0
+	l, _ := fields.(*fastpath.FieldList)
+	var from, start, live int
+	var ins uint64
+	pending := e.sizePending
+	if l != nil {
+		var ok bool
+		if dst, ok = e.sendRepeat(dst, true, l); ok {
+			return dst
+		}
+		from, start, ins, live = l.Pos()+1, len(dst), e.table.Inserted(), e.table.Len()
+	}
 	e.prepare()
 	dst, _ = e.rest(dst, true, fields)
 	if e.updLen > 0 {
 		dst = e.commitSizes(dst)
+	}
+	if l != nil && !pending {
+		e.saveRepeat(dst[start:], start, l, from, ins, live)
 	}
 	return dst
 }

@@ -159,8 +159,11 @@ func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flag
 		return dst, false
 	}
 	dst = e.sectionStart(dst)
+	e.clAt = len(dst)
 	dst = appendLengthHead(dst, f)
-	return append(dst, line...), true
+	dst = append(dst, line...)
+	e.clEnd = len(dst)
+	return dst, true
 }
 
 // appendLengthHead appends the two bytes a raw Content-Length starts with:

@@ -68,8 +68,10 @@ func (e *Encoder) replayRun(buf []byte, l *fastpath.FieldList, i int) ([]byte, i
 			if e.clLen == 0 || e.clN != uint64(raw) || len(buf)+2+int(e.clLen) > cap(buf) {
 				break
 			}
+			e.clAt = len(buf)
 			buf = appendLengthHead(buf, f)
 			buf = append(buf, e.clLine[:e.clLen]...)
+			e.clEnd = len(buf)
 			continue
 		}
 		s := &e.replay[nth]

@@ -12,10 +12,12 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/static"
 )
 
-// TestEncoderReplay drives the replay slots where they can go wrong: the
-// same strings (same addresses) section after section, in the same or
+// TestEncoderReplay drives the replay slots and the repeated-section memo
+// where they can go wrong: the same strings (same addresses) section after
+// section, whole sections again, in the same or
 // shifted positions, changed in place through unsafe between sections,
 // with flags that change, raw Content-Lengths among them, fields that
 // :path's line must not be replayed past (an inserted :path entry), peer
@@ -54,7 +56,7 @@ func replayScenario(t *testing.T, seed int64) string {
 	limit, initial := cfg.sizes()
 	dec := ourDecoder(initial)
 	type pick struct {
-		name, value int // name index (names, then nameBufs); value buffer, or -1 for "200"
+		name, value int // name index (names, then nameBufs); value buffer, -1 for "200", -2 for an empty content-length
 		f           fastpath.Flags
 		cl          int64 // >= 0: a raw Content-Length instead
 	}
@@ -62,9 +64,10 @@ func replayScenario(t *testing.T, seed int64) string {
 	for range 1 + rng.Intn(8) {
 		base = append(base, pick{name: rng.Intn(len(names) + len(nameBufs)), value: rng.Intn(len(valBufs)+1) - 1, cl: -1})
 	}
-	for sec := range 12 {
-		// Mostly the same fields; sometimes a change.
-		switch rng.Intn(9) {
+	for sec := range 20 {
+		// Mostly the same fields, so that whole sections repeat; sometimes
+		// a change.
+		switch rng.Intn(16) {
 		case 0:
 			b := valBufs[rng.Intn(len(valBufs))]
 			b[rng.Intn(len(b))] ^= 1 + byte(rng.Intn(3))
@@ -87,11 +90,34 @@ func replayScenario(t *testing.T, seed int64) string {
 				p.f = fastpath.Index
 				base = append(base, p)
 			}
+		case 7:
+			// Only the number of a raw Content-Length.
+			for i := range base {
+				if base[i].cl >= 0 {
+					base[i].cl = rng.Int63n(1 << uint(rng.Intn(40)))
+				}
+			}
 		case 5:
-			v := uint32([]int{0, 64, 128, 4096}[rng.Intn(4)])
-			e.SetMaxTableSize(v)
-			plain.SetMaxTableSize(v)
-			dec.SetMaxTableSize(v)
+			// A new size, or one that goes down and comes back: the
+			// table loses entries and keeps its capacity.
+			sizes := []uint32{[]uint32{0, 64, 128, 4096}[rng.Intn(4)]}
+			if rng.Intn(2) == 0 {
+				sizes = []uint32{0, uint32(limit)}
+			}
+			for _, v := range sizes {
+				e.SetMaxTableSize(v)
+				plain.SetMaxTableSize(v)
+				dec.SetMaxTableSize(v)
+			}
+		case 8:
+			// A raw Content-Length and the string field that looks like
+			// one (the same name, flags and empty value) trade places.
+			i := rng.Intn(len(base))
+			if base[i].cl >= 0 {
+				base[i] = pick{value: -2, cl: -1}
+			} else {
+				base[i] = pick{cl: rng.Int63n(5000)}
+			}
 		}
 		var l fastpath.FieldList
 		var want []string
@@ -105,6 +131,12 @@ func replayScenario(t *testing.T, seed int64) string {
 			if p.cl >= 0 {
 				l.AddContentLength(p.cl)
 				want = append(want, fmt.Sprintf("content-length: %d", p.cl))
+				continue
+			}
+			if p.value == -2 {
+				// Not raw: the string path's empty Content-Length.
+				l.Add("content-length", "", fastpath.NoIndex.WithID(static.ContentLength))
+				want = append(want, "content-length: ")
 				continue
 			}
 			value := "200"

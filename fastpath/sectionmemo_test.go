@@ -1,0 +1,130 @@
+package fastpath
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestSectionMemo checks what Match accepts after Save: the same section
+// again, with any raw Content-Length number, and nothing that differs in a
+// byte, an address, a length, a flag, a position or in being raw.
+func TestSectionMemo(t *testing.T) {
+	date := []byte("Tue, 02 Dec 2025 09:38:12 GMT")
+	short := []byte("gzip")
+	name := []byte("x-trace")
+	str := func(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+	build := func(l *FieldList, cl int64) {
+		l.Reset()
+		l.Add(":status", "200", 0)
+		l.Add("date", str(date), 0)
+		l.AddContentLength(cl)
+		l.Add("content-encoding", str(short), 0)
+		l.Add(str(name), "1", NoIndex)
+	}
+	var l FieldList
+	var m SectionMemo
+	if _, ok := m.Match(&l, 0); ok {
+		t.Fatal("the zero memo matched")
+	}
+	build(&l, 10)
+	if !m.Save(&l, 0) {
+		t.Fatal("Save refused a small section")
+	}
+	build(&l, 10)
+	if cl, ok := m.Match(&l, 0); !ok || cl != 10 {
+		t.Fatalf("same section: %d, %v", cl, ok)
+	}
+	build(&l, 123456)
+	if cl, ok := m.Match(&l, 0); !ok || cl != 123456 {
+		t.Fatalf("another number: %d, %v", cl, ok)
+	}
+	for _, b := range [][]byte{date, short, name} {
+		for _, i := range []int{0, len(b) - 1} {
+			b[i] ^= 0x20
+			build(&l, 10)
+			if _, ok := m.Match(&l, 0); ok {
+				t.Errorf("%q changed in place: matched", b)
+			}
+			b[i] ^= 0x20
+		}
+	}
+	others := map[string]func(){
+		"other address": func() { l.fields[1].value = strings.Clone(str(date)) },
+		"other flags":   func() { l.fields[4].flags = uint64(NeverIndex) },
+		"string length": func() { l.fields[2] = listField{"content-length", "", -1, uint64(contentLengthFlags)} },
+		"one more":      func() { l.Add("vary", "accept", 0) },
+		"one less":      func() { l.fields = l.fields[:4] },
+		"swapped":       func() { l.fields[0], l.fields[1] = l.fields[1], l.fields[0] },
+	}
+	for what, change := range others {
+		build(&l, 10)
+		change()
+		if _, ok := m.Match(&l, 0); ok {
+			t.Errorf("%s: matched", what)
+		}
+	}
+	// From a position: the fields before it do not count.
+	build(&l, 10)
+	if !m.Save(&l, 2) {
+		t.Fatal("Save from 2 refused")
+	}
+	build(&l, 7)
+	l.fields[0].value = "404"
+	if cl, ok := m.Match(&l, 2); !ok || cl != 7 {
+		t.Errorf("from 2: %d, %v", cl, ok)
+	}
+	if _, ok := m.Match(&l, 1); ok {
+		t.Error("from 1 matched a memo saved from 2")
+	}
+	m.Forget()
+	if _, ok := m.Match(&l, 2); ok {
+		t.Error("matched after Forget")
+	}
+}
+
+// TestSectionMemoLimits checks the sections Save refuses.
+func TestSectionMemoLimits(t *testing.T) {
+	var m SectionMemo
+	var l FieldList
+	l.AddContentLength(1)
+	l.AddContentLength(2)
+	if m.Save(&l, 0) {
+		t.Error("saved two raw Content-Lengths")
+	}
+	l.Reset()
+	for range MemoFields + 1 {
+		l.Add("a", "b", 0)
+	}
+	if m.Save(&l, 0) {
+		t.Error("saved more than MemoFields fields")
+	}
+	if !m.Save(&l, 1) {
+		t.Error("refused MemoFields fields")
+	}
+	l.Reset()
+	l.Add("a", strings.Repeat("b", MemoBytes), 0)
+	if m.Save(&l, 0) {
+		t.Error("saved more than MemoBytes bytes")
+	}
+	if _, ok := m.Match(&l, 0); ok {
+		t.Error("a refused Save left a memo that matches")
+	}
+}
+
+// TestEqual compares equal with == over lengths around its word sizes.
+func TestEqual(t *testing.T) {
+	for n := range 80 {
+		a := []byte(strings.Repeat("x", n))
+		for i := range n {
+			b := []byte(string(a))
+			b[i] = 'y'
+			if equal(string(a), string(b)) {
+				t.Fatalf("length %d, byte %d differs: equal", n, i)
+			}
+		}
+		if !equal(string(a), strings.Clone(string(a))) {
+			t.Fatalf("length %d: not equal", n)
+		}
+	}
+}
