@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,9 +19,15 @@ type hpackStep struct {
 	frame    int // buffer size for Begin and Continue; 0: AppendSection
 }
 
+// repeatSeed is a FuzzHPACKFastPath input (its second byte is the buffer
+// size, which FuzzHPACKRoundTrip's inputs lack) whose sections repeat:
+// :status, content-type and a raw Content-Length, then the same fields
+// three times, then with a new length, then the same in a 9-byte buffer.
+var repeatSeed = []byte{0x00, 0x40, 0x00, 0x03, 0x03, 0x00, 0x00, 0x03, 0x04, 0x02, 0x00, 0x04, 0x08, 0x08, 0x08, 0x18, 0x05, 0x0c, 0x08}
+
 var tableSizes = []uint32{0, 64, 100, 256, 4096, 8192, 1 << 16, 4096}
 
-// readHPACKSteps reads up to 8 sections.
+// readHPACKSteps reads up to 8 sections; one may repeat the one before.
 func readHPACKSteps(s *script) []hpackStep {
 	var steps []hpackStep
 	for len(steps) < 8 && s.more() {
@@ -36,7 +43,22 @@ func readHPACKSteps(s *script) []hpackStep {
 		if op&4 != 0 {
 			st.frame = 1 + s.pick(200)
 		}
-		st.fields = readFields(s, 12)
+		if op&8 != 0 && len(steps) > 0 {
+			// The same fields again, the same strings: a server's next
+			// response, which the encoder may send as a copy of the last,
+			// with new raw Content-Lengths when op says so.
+			st.fields = steps[len(steps)-1].fields
+			if op&16 != 0 {
+				st.fields = slices.Clone(st.fields)
+				for i := range st.fields {
+					if st.fields[i].raw {
+						st.fields[i].cl = readContentLength(s)
+					}
+				}
+			}
+		} else {
+			st.fields = readFields(s, 12)
+		}
 		steps = append(steps, st)
 	}
 	return steps
@@ -57,6 +79,8 @@ func FuzzHPACKRoundTrip(f *testing.F) {
 	f.Add([]byte("\x02\x00\x03\x04\x03\x03\x02\x0c\x05\x06\x02\x05\x06\x03\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00"))
 	f.Add([]byte("\x05\x02\x03\x10\x04\x06\x40\x00\x07\x07HOST:Ab\x05\xff\xfe\x00\x01\x02\x05\x0f\x09\x06Cookie\x03a=b"))
 	f.Add([]byte("\x03\x00\x01\x04\x03\x03\x03\x06\x05\x04\x03\x07\x03\x03\x03\x03\x03\x08\x02\x02\x05\x05"))
+	// A section repeated, then repeated with a new raw Content-Length.
+	f.Add(append(repeatSeed[:1:1], repeatSeed[2:]...))
 	f.Fuzz(hpackRoundTripInput)
 }
 
