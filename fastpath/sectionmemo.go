@@ -146,8 +146,9 @@ func (m *SectionMemo) Match(l *FieldList, from int) (cl int64, ok bool) {
 	for i := range slots {
 		s := &slots[i]
 		w := (*fieldWords)(unsafe.Pointer(&fs[i]))
-		// One branch for the words: they are the same nearly always.
-		if w[0]^s.w[0]|w[1]^s.w[1]|w[2]^s.w[2]|w[3]^s.w[3]|(w[4]^s.w[4])&s.rawMask|w[5]^s.w[5] != 0 {
+		// One branch for the words: they are the same nearly always. (In
+		// Go, ^ and | bind alike: every difference needs its parentheses.)
+		if (w[0]^s.w[0])|(w[1]^s.w[1])|(w[2]^s.w[2])|(w[3]^s.w[3])|((w[4]^s.w[4])&s.rawMask)|(w[5]^s.w[5]) != 0 {
 			return -1, false
 		}
 		// The words matched: the strings have the checks' lengths.

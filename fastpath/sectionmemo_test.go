@@ -83,6 +83,45 @@ func TestSectionMemo(t *testing.T) {
 	}
 }
 
+// TestSectionMemoEachWord changes one word of one field at a time, to
+// another string of the same length or other flags: Match must see each.
+func TestSectionMemoEachWord(t *testing.T) {
+	names := []string{":status", "date", "x-a", ":path", "vary"}
+	values := []string{"200", "Tue, 02 Dec", "1", "/", "accept"}
+	others := map[string]string{
+		":status": ":method", "date": "etag", "x-a": "x-b", ":path": ":PATH", "vary": "VARY",
+		"200": "404", "Tue, 02 Dec": "Wed, 03 Dec", "1": "2", "/": "*", "accept": "cookie",
+	}
+	build := func(l *FieldList) {
+		l.Reset()
+		for i := range names {
+			l.Add(names[i], values[i], 0)
+		}
+	}
+	var l FieldList
+	var m SectionMemo
+	build(&l)
+	m.Save(&l, 0)
+	for i := range names {
+		changes := map[string]func(){
+			"name":  func() { l.fields[i].name = others[names[i]] },
+			"value": func() { l.fields[i].value = others[values[i]] },
+			"flags": func() { l.fields[i].flags = uint64(NoIndex) },
+			"raw":   func() { l.fields[i].raw = 5 },
+		}
+		for what, change := range changes {
+			build(&l)
+			if _, ok := m.Match(&l, 0); !ok {
+				t.Fatal("the same section did not match")
+			}
+			change()
+			if _, ok := m.Match(&l, 0); ok {
+				t.Errorf("field %d, other %s: matched", i, what)
+			}
+		}
+	}
+}
+
 // TestSectionMemoLimits checks the sections Save refuses.
 func TestSectionMemoLimits(t *testing.T) {
 	var m SectionMemo

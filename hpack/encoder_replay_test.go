@@ -39,7 +39,7 @@ func replayScenario(t *testing.T, seed int64) string {
 	rng := rand.New(rand.NewSource(seed))
 	// Names are constants or lowercase buffers; values are buffers, so a
 	// string keeps its address while its bytes change.
-	names := []string{":path", ":status", "content-type", "date", "x-a", "cookie", "authorization"}
+	names := []string{":path", ":status", ":method", "content-type", "date", "x-a", "x-b", "cookie", "authorization"}
 	nameBufs := [][]byte{[]byte("x-buf"), []byte("etag")}
 	valBufs := make([][]byte, 6)
 	for i := range valBufs {
@@ -108,6 +108,14 @@ func replayScenario(t *testing.T, seed int64) string {
 				e.SetMaxTableSize(v)
 				plain.SetMaxTableSize(v)
 				dec.SetMaxTableSize(v)
+			}
+		case 9:
+			// Another name or value at one position, often of the same
+			// length (:status and :method, x-a and x-b).
+			i := rng.Intn(len(base))
+			if base[i].cl < 0 && base[i].value != -2 {
+				base[i].name = rng.Intn(len(names) + len(nameBufs))
+				base[i].value = rng.Intn(len(valBufs)+1) - 1
 			}
 		case 8:
 			// A raw Content-Length and the string field that looks like
