@@ -101,12 +101,16 @@ func (e *Encoder) memoIndex(name, value string, f fastpath.Flags) (idx uint64, o
 		return 0, false
 	}
 	// rel counts from the newest entry; an entry that is gone (or an abs
-	// past the newest, which wraps rel) fails GetTagged.
+	// past the newest, which wraps rel) has no Ref.
 	rel := e.table.Inserted() - 1 - abs
-	n, v, _, live := e.table.GetTagged(rel)
+	ent := e.table.Ref(rel)
+	if ent == nil {
+		return 0, false
+	}
+	n, v := e.table.Bytes(ent)
 	// Live entries are pairwise distinct (an exact match is never inserted
 	// again), so this one is the newest exact match.
-	if !live || string(v) != value {
+	if string(v) != value {
 		return 0, false
 	}
 	if !sameName(n, name, m.folded) {

@@ -254,8 +254,12 @@ func (d *Decoder) dynamic(abs, ric uint64) (name, value []byte, id static.FieldI
 	if abs >= ric || abs >= n {
 		return nil, nil, 0, false
 	}
-	name, value, tag, ok := d.tbl.GetTagged(n - 1 - abs)
-	return name, value, static.FieldID(tag), ok
+	e := d.tbl.Ref(n - 1 - abs)
+	if e == nil {
+		return nil, nil, 0, false
+	}
+	name, value = d.tbl.Bytes(e)
+	return name, value, static.FieldID(e.Tag()), true
 }
 
 // sectionString reads the string literal at p[off:] (H flag at bit n,
