@@ -24,32 +24,36 @@ import (
 // The zero SectionMemo remembers nothing. It is meant for encoders; a
 // server does not need one.
 type SectionMemo struct {
-	slots []memoSlot
-	own   []byte // the copies the slots' checks point into
-	cl    int    // the raw Content-Length's position, or -1
-	ok    bool
+	// shape is the fields' headers as the list held them, byte for byte
+	// (listField has no padding): addresses and lengths of names and
+	// values, raw numbers, flags. It is compared in one go, with memequal.
+	shape  []byte
+	checks []memoCheck // the strings whose bytes Match compares
+	own    []byte      // the copies the checks point into
+	cl     int         // the raw Content-Length's position, or -1
+	ok     bool
 }
 
-// memoSlot is one field as it was: its words as the list holds them
-// (name and value addresses and lengths, raw number, flags), and the
-// bytes its name and value must hold, when they are not the static
-// strings themselves ("" when there is nothing to compare).
-type memoSlot struct {
-	w           fieldWords
-	rawMask     uint64 // 0 for the raw Content-Length, whose number may change
-	name, value string
+// memoCheck is a string of the section whose bytes Match compares with
+// want: off is where its header lies in the fields' array.
+type memoCheck struct {
+	want string
+	off  uintptr
 }
-
-// fieldWords is a listField as words: listField has no padding.
-type fieldWords [6]uint64
-
-const _ = uint(unsafe.Sizeof(fieldWords{}) - unsafe.Sizeof(listField{})) // the sizes agree
 
 // Memo bounds: a section with more fields or bytes is not remembered.
 const (
 	MemoFields = 64
 	MemoBytes  = 8 << 10
 )
+
+// fieldSize is the size of a listField, whose bytes are its contents.
+const fieldSize = int(unsafe.Sizeof(listField{}))
+
+// headers returns the bytes of fields' headers: no copy.
+func headers(fields []listField) string {
+	return unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(fields))), len(fields)*fieldSize)
+}
 
 // Save remembers the fields of l from position from (0 for the whole list)
 // to its end, and reports whether it did: a section of more than MemoFields
@@ -74,42 +78,40 @@ func (m *SectionMemo) Save(l *FieldList, from int) bool {
 	if len(fs) > MemoFields || total > MemoBytes {
 		return false
 	}
+	m.shape = append(m.shape[:0], headers(fs)...)
 	// Grown here, so the checks never point into an array that a later
 	// append abandons.
 	if cap(m.own) < total {
 		m.own = make([]byte, 0, total)
 	}
 	m.own = m.own[:0]
-	m.slots = m.slots[:0]
+	m.checks = m.checks[:0]
 	for i := range fs {
 		f := &fs[i]
-		s := memoSlot{w: *(*fieldWords)(unsafe.Pointer(f)), rawMask: ^uint64(0)}
-		if i == cl {
-			s.rawMask = 0
-		}
-		s.name = m.check(f.name, staticName(f.name))
+		at := uintptr(i * fieldSize)
+		m.check(f.name, staticName(f.name), at+unsafe.Offsetof(f.name))
 		if f.raw < 0 {
-			s.value = m.check(f.value, staticValue(f.name, f.value))
+			m.check(f.value, staticValue(f.name, f.value), at+unsafe.Offsetof(f.value))
 		}
-		m.slots = append(m.slots, s)
 	}
 	m.cl, m.ok = cl, true
 	return true
 }
 
-// check returns what s's bytes are to be compared with: st, the static
-// string with s's bytes if there is one, or a copy; "" when s is st itself
-// (Match sees the same address again, or no match) or empty.
-func (m *SectionMemo) check(s string, st string) string {
+// check adds a check of s, whose header is at off, against st, the static
+// string with s's bytes if there is one, or else a copy. s needs no check
+// when it is st itself (Match then sees the same address, or no match) or
+// empty.
+func (m *SectionMemo) check(s, st string, off uintptr) {
 	if s == "" || unsafe.StringData(s) == unsafe.StringData(st) {
-		return ""
+		return
 	}
-	if st != "" {
-		return st
+	if st == "" {
+		n := len(m.own)
+		m.own = append(m.own, s...)
+		st = unsafe.String(&m.own[n], len(s))
 	}
-	n := len(m.own)
-	m.own = append(m.own, s...)
-	return unsafe.String(&m.own[n], len(s))
+	m.checks = append(m.checks, memoCheck{st, off})
 }
 
 // staticName returns the static tables' string with name's bytes, or "".
@@ -138,32 +140,35 @@ func (m *SectionMemo) Forget() { m.ok = false }
 // section m remembers, and returns its raw Content-Length, or -1 when the
 // section has none.
 func (m *SectionMemo) Match(l *FieldList, from int) (cl int64, ok bool) {
-	if !m.ok || from < 0 || from > len(l.fields) || len(l.fields)-from != len(m.slots) {
+	if !m.ok || from < 0 || from > len(l.fields) {
 		return -1, false
 	}
-	fs, slots := l.fields[from:], m.slots
-	fs = fs[:len(slots)]
-	for i := range slots {
-		s := &slots[i]
-		w := (*fieldWords)(unsafe.Pointer(&fs[i]))
-		// One branch for the words: they are the same nearly always. (In
-		// Go, ^ and | bind alike: every difference needs its parentheses.)
-		if (w[0]^s.w[0])|(w[1]^s.w[1])|(w[2]^s.w[2])|(w[3]^s.w[3])|((w[4]^s.w[4])&s.rawMask)|(w[5]^s.w[5]) != 0 {
+	fs := l.fields[from:]
+	h := headers(fs)
+	if len(h) != len(m.shape) {
+		return -1, false
+	}
+	cl = -1
+	if c := m.cl; c < 0 {
+		if h != string(m.shape) {
 			return -1, false
 		}
-		// The words matched: the strings have the checks' lengths.
-		if s.name != "" && !equal(fs[i].name, s.name) {
+	} else {
+		// Everything but the number, which must still be one: a field
+		// with the same name, flags and empty value that Add made has
+		// none.
+		o := c*fieldSize + int(unsafe.Offsetof(listField{}.raw))
+		if h[:o] != string(m.shape[:o]) || h[o+8:] != string(m.shape[o+8:]) {
 			return -1, false
 		}
-		if s.value != "" && !equal(fs[i].value, s.value) {
+		if cl = fs[c].raw; cl < 0 {
 			return -1, false
 		}
 	}
-	cl = -1
-	if c := m.cl; c >= 0 {
-		// The same name, flags and empty value: an Add of them would pass
-		// for it, and have no number.
-		if cl = fs[c].raw; cl < 0 {
+	// The headers matched: each checked string has its copy's length.
+	base := unsafe.Pointer(unsafe.SliceData(fs))
+	for _, c := range m.checks {
+		if !equal(*(*string)(unsafe.Add(base, c.off)), c.want) {
 			return -1, false
 		}
 	}
