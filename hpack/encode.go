@@ -80,7 +80,9 @@ const (
 // exactly as its decimal string would. Fields flagged fastpath.NeverIndex,
 // and those the Indexing policy protects, are sent as never indexed, never
 // as a reference to a table entry. Encoding a warm section allocates
-// nothing.
+// nothing, and a fastpath.FieldList section that repeats the last one (the
+// same strings, every byte verified, against an unchanged table) is sent
+// as a copy of its bytes.
 //
 // The zero Encoder is ready to use with the default Config; New and Init
 // set another.
