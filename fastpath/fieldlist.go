@@ -54,14 +54,17 @@ func (l *FieldList) AddID(id static.FieldID, value string, f Flags) {
 // into their output. n must not be negative.
 func (l *FieldList) AddContentLength(n int64) {
 	if n < 0 {
-		negativeLength(n)
+		panic(negativeLength(n))
 	}
 	l.push("content-length", "", contentLengthFlags, n)
 }
 
-// negativeLength panics: out of line, so AddContentLength inlines.
-func negativeLength(n int64) {
-	panic("fastpath: negative Content-Length " + strconv.FormatInt(n, 10))
+// negativeLength is AddContentLength's panic value: a conversion, not a
+// call, so that the method is small enough to inline.
+type negativeLength int64
+
+func (n negativeLength) Error() string {
+	return "fastpath: negative Content-Length " + strconv.FormatInt(int64(n), 10)
 }
 
 // push appends a field. Within the capacity it reslices and fills the

@@ -1,6 +1,7 @@
 package fastpath
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -150,7 +151,11 @@ func TestFieldListNegativeContentLength(t *testing.T) {
 }
 
 func panicMessage(f func()) (msg string) {
-	defer func() { msg, _ = recover().(string) }()
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
 	f()
 	return ""
 }
