@@ -51,7 +51,7 @@ func (l *FieldList) AddID(id static.FieldID, value string, f Flags) {
 
 // AddContentLength appends a raw Content-Length of n at this position of
 // the list. No string is made for it: encoders format the digits straight
-// into their output. n must not be negative.
+// into their output. n must not be negative: AddContentLength panics if it is.
 func (l *FieldList) AddContentLength(n int64) {
 	if n < 0 {
 		panic(negativeLength(n))
