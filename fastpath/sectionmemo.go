@@ -50,6 +50,10 @@ const (
 // fieldSize is the size of a listField, whose bytes are its contents.
 const fieldSize = int(unsafe.Sizeof(listField{}))
 
+// listField has no padding, whose bytes would be anything: two strings and
+// two 8-byte words, nothing between them (this fails to compile if not).
+var _ [0]struct{} = [unsafe.Sizeof(listField{}) - 2*unsafe.Sizeof("") - 16]struct{}{}
+
 // headers returns the bytes of fields' headers: no copy.
 func headers(fields []listField) string {
 	return unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(fields))), len(fields)*fieldSize)
