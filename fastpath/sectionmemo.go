@@ -3,6 +3,7 @@ package fastpath
 import (
 	"unsafe"
 
+	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/hqpack/hqpack/static"
 )
 
@@ -172,7 +173,7 @@ func (m *SectionMemo) Match(l *FieldList, from int) (cl int64, ok bool) {
 	// The headers matched: each checked string has its copy's length.
 	base := unsafe.Pointer(unsafe.SliceData(fs))
 	for _, c := range m.checks {
-		if !equal(*(*string)(unsafe.Add(base, c.off)), c.want) {
+		if !wire.Equal(*(*string)(unsafe.Add(base, c.off)), c.want) {
 			return -1, false
 		}
 	}

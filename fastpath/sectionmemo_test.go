@@ -150,20 +150,3 @@ func TestSectionMemoLimits(t *testing.T) {
 		t.Error("a refused Save left a memo that matches")
 	}
 }
-
-// TestEqual compares equal with == over lengths around its word sizes.
-func TestEqual(t *testing.T) {
-	for n := range 80 {
-		a := []byte(strings.Repeat("x", n))
-		for i := range n {
-			b := []byte(string(a))
-			b[i] = 'y'
-			if equal(string(a), string(b)) {
-				t.Fatalf("length %d, byte %d differs: equal", n, i)
-			}
-		}
-		if !equal(string(a), strings.Clone(string(a))) {
-			t.Fatalf("length %d: not equal", n)
-		}
-	}
-}

@@ -80,16 +80,10 @@ func (e *Encoder) replayRun(buf []byte, l *fastpath.FieldList, i int) ([]byte, i
 			!wire.Same(s.cname, name) {
 			break
 		}
-		// The value, compared inline when it is 8 to 64 bytes (most are):
-		// a call to memequal would make the loop spill its state.
-		if cv := s.cvalue; unsafe.StringData(cv) != unsafe.StringData(value) {
-			if n := len(value); n >= 8 && n <= 64 {
-				if !wire.EqualWords(cv, value) {
-					break
-				}
-			} else if cv != value {
-				break
-			}
+		// The value, compared inline (wire.Equal): a call to memequal
+		// would make the loop spill its state.
+		if !wire.Equal(s.cvalue, value) {
+			break
 		}
 		if len(s.line) != 0 {
 			if s.tcap != e.capNow || e.named&(1<<s.sidx) != 0 || len(buf)+len(s.line) > cap(buf) {

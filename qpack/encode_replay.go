@@ -154,16 +154,10 @@ func (r *staticReplay) match(l *fastpath.FieldList, first, k, lim int) int {
 			!wire.Same(s.cname, name) {
 			break
 		}
-		// The value, compared inline when it is 8 to 64 bytes (most are):
-		// a call to memequal would make the loop spill its state.
-		if cv := s.cvalue; unsafe.StringData(cv) != unsafe.StringData(value) {
-			if n := len(value); n >= 8 && n <= 64 {
-				if !wire.EqualWords(cv, value) {
-					break
-				}
-			} else if cv != value {
-				break
-			}
+		// The value, compared inline (wire.Equal): a call to memequal
+		// would make the loop spill its state.
+		if !wire.Equal(s.cvalue, value) {
+			break
 		}
 	}
 	return k

@@ -5,27 +5,27 @@ import (
 	"testing"
 )
 
-func TestEqualWords(t *testing.T) {
-	for n := 8; n <= 80; n++ {
-		a := strings.Repeat("abcdefghij", 8)[:n]
-		if !EqualWords(a, strings.Clone(a)) {
+func TestEqual(t *testing.T) {
+	for n := range 81 {
+		a := strings.Repeat("abcdefghij", 9)[:n]
+		if !Equal(a, strings.Clone(a)) || !Equal(a, a) {
 			t.Fatalf("len %d: equal strings differ", n)
 		}
 		for i := range n {
 			b := []byte(a)
 			b[i] ^= 0x80
-			if EqualWords(a, string(b)) {
+			if Equal(a, string(b)) {
 				t.Fatalf("len %d: a change at %d is not seen", n, i)
 			}
 		}
 	}
 }
 
-func BenchmarkEqualWords(b *testing.B) {
+func BenchmarkEqual(b *testing.B) {
 	x := "private, max-age=0, must-revalidate"
 	y := strings.Clone(x)
 	for b.Loop() {
-		if !EqualWords(x, y) {
+		if !Equal(x, y) {
 			b.Fatal("differ")
 		}
 	}

@@ -1,0 +1,11 @@
+//go:build !(amd64 || arm64 || 386 || ppc64le || ppc64 || s390x)
+
+package wire
+
+import "unsafe"
+
+// Equal reports whether a and b, of the same length, hold the same bytes,
+// answering at once when they share their address.
+func Equal(a, b string) bool {
+	return unsafe.StringData(a) == unsafe.StringData(b) || a == b
+}
