@@ -273,10 +273,8 @@ func (t *Table) evictOldest() {
 // Get returns the entry rel places from the newest (0 is the newest).
 // The slices alias the arena: valid until the next change to t.
 func (t *Table) Get(rel uint64) (name, value []byte, ok bool) {
-	if rel >= t.inserted-t.first {
-		return nil, nil, false
-	}
-	return t.at(t.inserted - 1 - rel)
+	name, value, _, ok = t.GetTagged(rel)
+	return name, value, ok
 }
 
 // GetTagged is Get that also returns the entry's tag (0 unless AddTagged).
@@ -322,13 +320,6 @@ func (t *Table) Abs(abs uint64) (name, value []byte, ok bool) {
 	if abs < t.first || abs >= t.inserted {
 		return nil, nil, false
 	}
-	return t.at(abs)
-}
-
-func (t *Table) at(abs uint64) (name, value []byte, ok bool) {
-	e := &t.ents[abs&t.mask()]
-	n := e.off + int(e.nlen)
-	v := n + int(e.vlen)
-	// Full slice expressions: appending to a result must not write the arena.
-	return t.arena[e.off:n:n], t.arena[n:v:v], true
+	name, value = t.Bytes(&t.ents[abs&t.mask()])
+	return name, value, true
 }
