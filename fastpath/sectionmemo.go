@@ -61,12 +61,16 @@ func headers(fields []listField) string {
 }
 
 // Save remembers the fields of l from position from (0 for the whole list)
-// to its end, and reports whether it did: a section of more than MemoFields
-// fields or MemoBytes bytes, or with more than one raw Content-Length, is
-// not remembered (and the memo then remembers nothing).
+// to its end, and reports whether Match may now find them. An encoder calls
+// it after every section it could send again, but the copies are taken
+// only for a section whose headers (addresses, lengths, flags) are those
+// of the section saved before it: a section that does not repeat, such as
+// a client's request for another :path, costs one copy of its headers.
+// A section of more than MemoFields fields or MemoBytes bytes, or with more
+// than one raw Content-Length, is not remembered.
 func (m *SectionMemo) Save(l *FieldList, from int) bool {
-	m.ok = false
 	if from < 0 || from > len(l.fields) {
+		m.Forget()
 		return false
 	}
 	fs := l.fields[from:]
@@ -74,6 +78,7 @@ func (m *SectionMemo) Save(l *FieldList, from int) bool {
 	for i := range fs {
 		if fs[i].raw >= 0 {
 			if cl >= 0 {
+				m.Forget()
 				return false
 			}
 			cl = i
@@ -81,9 +86,14 @@ func (m *SectionMemo) Save(l *FieldList, from int) bool {
 		total += len(fs[i].name) + len(fs[i].value)
 	}
 	if len(fs) > MemoFields || total > MemoBytes {
+		m.Forget()
 		return false
 	}
-	m.shape = append(m.shape[:0], headers(fs)...)
+	if _, again := m.sameShape(fs); !again {
+		m.shape = append(m.shape[:0], headers(fs)...)
+		m.cl, m.ok = cl, false
+		return false
+	}
 	// Grown here, so the checks never point into an array that a later
 	// append abandons.
 	if cap(m.own) < total {
@@ -99,8 +109,29 @@ func (m *SectionMemo) Save(l *FieldList, from int) bool {
 			m.check(f.value, staticValue(f.name, f.value), at+unsafe.Offsetof(f.value))
 		}
 	}
-	m.cl, m.ok = cl, true
+	m.ok = true
 	return true
+}
+
+// sameShape reports whether fs's headers are the ones m holds, but for the
+// raw Content-Length's number, which it returns (-1 when there is none).
+// That field must still be raw: one with the same name, flags and empty
+// value that Add made has no number.
+func (m *SectionMemo) sameShape(fs []listField) (cl int64, ok bool) {
+	h := headers(fs)
+	if len(h) != len(m.shape) {
+		return -1, false
+	}
+	c := m.cl
+	if c < 0 || c >= len(fs) { // no raw Content-Length (or the zero memo)
+		return -1, h == string(m.shape)
+	}
+	o := c*fieldSize + int(unsafe.Offsetof(listField{}.raw))
+	if h[:o] != string(m.shape[:o]) || h[o+8:] != string(m.shape[o+8:]) {
+		return -1, false
+	}
+	cl = fs[c].raw
+	return cl, cl >= 0
 }
 
 // check adds a check of s, whose header is at off, against st, the static
@@ -139,7 +170,7 @@ func staticValue(name, value string) string {
 }
 
 // Forget makes m remember nothing.
-func (m *SectionMemo) Forget() { m.ok = false }
+func (m *SectionMemo) Forget() { m.shape, m.cl, m.ok = m.shape[:0], -1, false }
 
 // Match reports whether l, from position from to its end, holds the
 // section m remembers, and returns its raw Content-Length, or -1 when the
@@ -149,26 +180,8 @@ func (m *SectionMemo) Match(l *FieldList, from int) (cl int64, ok bool) {
 		return -1, false
 	}
 	fs := l.fields[from:]
-	h := headers(fs)
-	if len(h) != len(m.shape) {
+	if cl, ok = m.sameShape(fs); !ok {
 		return -1, false
-	}
-	cl = -1
-	if c := m.cl; c < 0 {
-		if h != string(m.shape) {
-			return -1, false
-		}
-	} else {
-		// Everything but the number, which must still be one: a field
-		// with the same name, flags and empty value that Add made has
-		// none.
-		o := c*fieldSize + int(unsafe.Offsetof(listField{}.raw))
-		if h[:o] != string(m.shape[:o]) || h[o+8:] != string(m.shape[o+8:]) {
-			return -1, false
-		}
-		if cl = fs[c].raw; cl < 0 {
-			return -1, false
-		}
 	}
 	// The headers matched: each checked string has its copy's length.
 	base := unsafe.Pointer(unsafe.SliceData(fs))

@@ -27,9 +27,18 @@ func TestSectionMemo(t *testing.T) {
 	if _, ok := m.Match(&l, 0); ok {
 		t.Fatal("the zero memo matched")
 	}
+	// Seen once, a section is not matched: its copies are taken when it
+	// comes again.
 	build(&l, 10)
+	if m.Save(&l, 0) {
+		t.Fatal("Save took a section seen once")
+	}
+	build(&l, 10)
+	if _, ok := m.Match(&l, 0); ok {
+		t.Fatal("a section seen once matched")
+	}
 	if !m.Save(&l, 0) {
-		t.Fatal("Save refused a small section")
+		t.Fatal("Save refused a small section seen twice")
 	}
 	build(&l, 10)
 	if cl, ok := m.Match(&l, 0); !ok || cl != 10 {
@@ -65,6 +74,8 @@ func TestSectionMemo(t *testing.T) {
 		}
 	}
 	// From a position: the fields before it do not count.
+	build(&l, 10)
+	m.Save(&l, 2)
 	build(&l, 10)
 	if !m.Save(&l, 2) {
 		t.Fatal("Save from 2 refused")
@@ -102,6 +113,10 @@ func TestSectionMemoEachWord(t *testing.T) {
 	var m SectionMemo
 	build(&l)
 	m.Save(&l, 0)
+	build(&l)
+	if !m.Save(&l, 0) {
+		t.Fatal("Save refused the section seen twice")
+	}
 	for i := range names {
 		changes := map[string]func(){
 			"name":  func() { l.fields[i].name = others[names[i]] },
@@ -122,10 +137,18 @@ func TestSectionMemoEachWord(t *testing.T) {
 	}
 }
 
-// TestSectionMemoLimits checks the sections Save refuses.
+// TestSectionMemoLimits checks the sections Save refuses, and the empty
+// section.
 func TestSectionMemoLimits(t *testing.T) {
 	var m SectionMemo
 	var l FieldList
+	m.Save(&l, 0)
+	if !m.Save(&l, 0) {
+		t.Error("refused the empty section")
+	}
+	if cl, ok := m.Match(&l, 0); !ok || cl != -1 {
+		t.Errorf("the empty section: %d, %v", cl, ok)
+	}
 	l.AddContentLength(1)
 	l.AddContentLength(2)
 	if m.Save(&l, 0) {
@@ -138,6 +161,7 @@ func TestSectionMemoLimits(t *testing.T) {
 	if m.Save(&l, 0) {
 		t.Error("saved more than MemoFields fields")
 	}
+	m.Save(&l, 1)
 	if !m.Save(&l, 1) {
 		t.Error("refused MemoFields fields")
 	}

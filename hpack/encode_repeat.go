@@ -12,7 +12,9 @@ import (
 // against the same table are the same bytes: a server's warm response,
 // section after section, is then one comparison (fastpath.SectionMemo)
 // and one copy. A raw Content-Length may have another number: its line
-// is coded anew between the bytes before and after it.
+// is coded anew between the bytes before and after it. The memo takes its
+// copies when a section comes the second time in a row, so a section that
+// does not repeat costs only a copy of its fields' headers.
 type repeat struct {
 	fields fastpath.SectionMemo
 	out    []byte // the section as sent
