@@ -190,9 +190,9 @@ func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Resu
 	if ok {
 		return len(buf), Done
 	}
-	from, ins, live, pending := l.Pos()+1, e.table.Inserted(), e.table.Len(), e.sizePending
-	if n, res = e.run(dst, l); res == Done && !pending {
-		e.saveRepeat(dst[:n], 0, l, from, ins, live)
+	mark := e.markRepeat(l, 0)
+	if n, res = e.run(dst, l); res == Done {
+		e.saveRepeat(dst[:n], l, mark)
 	}
 	return n, res
 }
@@ -230,23 +230,21 @@ func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
 	e.started, e.have, e.end = false, false, false
 	e.nth = 0
 	l, _ := fields.(*fastpath.FieldList)
-	var from, start, live int
-	var ins uint64
-	pending := e.sizePending
+	var mark repeatMark
 	if l != nil {
 		var ok bool
 		if dst, ok = e.sendRepeat(dst, true, l); ok {
 			return dst
 		}
-		from, start, ins, live = l.Pos()+1, len(dst), e.table.Inserted(), e.table.Len()
+		mark = e.markRepeat(l, len(dst))
 	}
 	e.prepare()
 	dst, _ = e.rest(dst, true, fields)
 	if e.updLen > 0 {
 		dst = e.commitSizes(dst)
 	}
-	if l != nil && !pending {
-		e.saveRepeat(dst[start:], start, l, from, ins, live)
+	if l != nil {
+		e.saveRepeat(dst, l, mark)
 	}
 	return dst
 }

@@ -19,10 +19,11 @@ type repeat struct {
 	fields fastpath.SectionMemo
 	out    []byte // the section as sent
 	ok     bool
-	// The table as it was. Entries leave only when one is inserted
-	// (ins) or the capacity changes; a size update can lower it and
-	// raise it back, emptying the table (live). cap is the capacity the
-	// decisions were made for.
+	// The table as it was. Every call that encodes drops the memo first
+	// (prepare), so these are checked again only as a guard: entries
+	// leave only when one is inserted (ins) or the capacity changes; a
+	// size update can lower it and raise it back, emptying the table
+	// (live). cap is the capacity the decisions were made for.
 	ins  uint64
 	live int
 	cap  int
@@ -74,19 +75,30 @@ func (e *Encoder) sendRepeat(buf []byte, grow bool, l *fastpath.FieldList) ([]by
 	return buf, true
 }
 
-// saveRepeat remembers out as the section of l's fields from position from
-// on, which e has just sent whole, without a size update, into a buffer
-// where out starts at base. The table had ins and live entries before;
-// unless it still has them, and for any section it cannot remember, it
-// forgets the last one.
-func (e *Encoder) saveRepeat(out []byte, base int, l *fastpath.FieldList, from int, ins uint64, live int) {
+// repeatMark is what saveRepeat needs to know of a section's start: where
+// it starts in l and in the output, and the table as it was.
+type repeatMark struct {
+	from, start, live int
+	ins               uint64
+	pending           bool // a size update goes first
+}
+
+func (e *Encoder) markRepeat(l *fastpath.FieldList, start int) repeatMark {
+	return repeatMark{from: l.Pos() + 1, start: start, live: e.table.Len(), ins: e.table.Inserted(), pending: e.sizePending}
+}
+
+// saveRepeat gives the memo the section of l's fields that e has just
+// written whole into buf[m.start:], and remembers its bytes if the memo
+// takes it and the section left the table as m found it, with no size
+// update written. Otherwise e remembers no section to send again.
+func (e *Encoder) saveRepeat(buf []byte, l *fastpath.FieldList, m repeatMark) {
 	r := &e.rep
 	r.ok = false
-	if e.memoOff || e.table.Inserted() != ins || e.table.Len() != live || !r.fields.Save(l, from) {
+	if e.memoOff || !r.fields.Save(l, m.from) || m.pending || e.table.Inserted() != m.ins || e.table.Len() != m.live {
 		return
 	}
-	r.out = append(r.out[:0], out...)
-	r.ins, r.live, r.cap = ins, live, e.table.Capacity()
-	r.clAt, r.clEnd, r.cl = e.clAt-base, e.clEnd-base, e.clN
+	r.out = append(r.out[:0], buf[m.start:]...)
+	r.ins, r.live, r.cap = m.ins, m.live, e.table.Capacity()
+	r.clAt, r.clEnd, r.cl = e.clAt-m.start, e.clEnd-m.start, e.clN
 	r.ok = true
 }

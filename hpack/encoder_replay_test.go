@@ -184,3 +184,55 @@ func replayScenario(t *testing.T, seed int64) string {
 	}
 	return ""
 }
+
+// TestEncoderRepeatAfterTableEmptied empties the table with two size
+// updates (to 0 and back) in a section written in several frames and made
+// of static fields, so that neither the insert count nor the capacity
+// changes, then sends again a section whose copy the encoder kept: that
+// copy references entries that are gone, and must not be sent.
+func TestEncoderRepeatAfterTableEmptied(t *testing.T) {
+	e, plain := New(Config{}), New(Config{})
+	plain.memoOff = true
+	repeated := func(l *fastpath.FieldList) {
+		l.Reset()
+		l.Add(":status", "200", 0)
+		l.Add("x-custom", "some value", 0)
+		l.AddContentLength(1024)
+	}
+	statics := func(l *fastpath.FieldList) {
+		l.Reset()
+		for range 3 {
+			l.Add(":status", "200", 0)
+		}
+	}
+	var l fastpath.FieldList
+	check := func(what string, build func(*fastpath.FieldList), frame int) {
+		t.Helper()
+		build(&l)
+		var got []byte
+		if frame == 0 {
+			got = e.AppendSection(nil, &l)
+		} else {
+			var res Result
+			if got, res = framed(t, e, &l, frame); res != Done {
+				t.Fatalf("%s: %v", what, res)
+			}
+		}
+		build(&l)
+		if want := plain.AppendSection(nil, &l); !bytes.Equal(got, want) {
+			t.Fatalf("%s: % x, want % x", what, got, want)
+		}
+	}
+	for i := range 3 {
+		check(fmt.Sprint("section ", i), repeated, 0)
+	}
+	if !e.rep.ok {
+		t.Fatal("the repeated section is not remembered")
+	}
+	for _, v := range []uint32{0, DefaultTableSize} {
+		e.SetMaxTableSize(v)
+		plain.SetMaxTableSize(v)
+	}
+	check("static fields after the size updates, in frames of 5 bytes", statics, 5)
+	check("the repeated section again", repeated, 0)
+}
