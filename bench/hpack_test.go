@@ -216,6 +216,18 @@ func BenchmarkHPACKDecodeRequestCold(b *testing.B) {
 	benchHPACKDecode(b, nil, block, request)
 }
 
+// BenchmarkHPACKDecodeRequestColdPlain is the cold decode without Huffman:
+// the same fields, every one a literal that enters the table, its strings
+// sent as they are (hqpack's encoder with IndexAll and HuffmanNever). It
+// shows what the decoders spend apart from Huffman decoding.
+func BenchmarkHPACKDecodeRequestColdPlain(b *testing.B) {
+	e := hpack.New(hpack.Config{Huffman: fastpath.HuffmanNever, Indexing: hpack.IndexAll})
+	var l fastpath.FieldList
+	buildRequest(&l)
+	block := e.AppendSection(bytes.Clone(emptyTable), &l)
+	benchHPACKDecode(b, nil, block, request)
+}
+
 // BenchmarkHPACKDecodeRequestWarm decodes the request's second section on
 // a connection whose table holds every field: 13 indexed references.
 func BenchmarkHPACKDecodeRequestWarm(b *testing.B) {

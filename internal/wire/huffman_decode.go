@@ -46,46 +46,38 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 		n = end - len(rest)
 		i = len(src) - len(srcRest)
 
-		// Near the end of src or of the output room, or at a long code:
-		// lookups with every check, then one symbol at a time.
-		for nb <= 56 && i < len(src) {
-			acc |= uint64(src[i]) << (56 - nb)
-			nb += 8
+		if r := len(src) - i; r < 8 {
+			// The last bytes, in one go: the 128 bits of acc's nb and
+			// the r bytes left, padded with 1s (see huffmanDecodeTail).
+			var t uint64
+			if len(src) >= 8 {
+				t = binary.BigEndian.Uint64(src[len(src)-8:]) << (64 - 8*uint(r))
+			} else {
+				t = loadShort(src[i:])
+			}
+			t |= 1<<(64-8*uint(r)) - 1
+			hi := acc | t>>nb
+			lo := t<<(64-nb) | (1<<(64-nb) - 1)
+			var left uint
+			n, left, hi = huffmanDecodeTail(out, n, min(len(out)-4, start+maxLen-3), hi, lo, nb+8*uint(r))
+			if left <= 7 && hi>>(64-left) == 1<<left-1 {
+				return out[:n], nil // the rest is valid padding (or nothing)
+			}
+			// A long code, the end of the room, or bad padding: resume
+			// the checked steps below at the first bit left.
+			bit := 8*len(src) - int(left)
+			i = bit >> 3
+			acc = uint64(src[i]) << (56 + uint(bit&7))
+			nb = 8 - uint(bit&7)
 			i++
-		}
-		limit := min(len(out)-4, start+maxLen-3) // a lookup stores 4 bytes, emits up to 3
-		for n <= limit {
-			w := acc >> 48
-			if i == len(src) {
-				// All of src is in acc. Pad the window with 1s: no code
-				// is all 1s but EOS, so padding never completes a symbol
-				// of a valid string, and an entry that takes more than
-				// the nb real bits goes to the checks below.
-				w |= 0xffff >> nb
-			} else if nb < 16 {
-				break
-			}
-			e := huffmanDecodeTable[w]
-			if e == 0 || uint(e&63) > nb {
-				break // a long code (or EOS), or the end of src
-			}
-			binary.LittleEndian.PutUint32(out[n:], e>>6)
-			n += int(e >> 30)
-			acc <<= e & 63
-			nb -= uint(e & 63)
-		}
-		if nb < 16 && i < len(src) {
-			continue
 		}
 
-		// One symbol with every check.
+		// At a long code, or near the end of the output room: one symbol
+		// with every check.
 		for nb <= 56 && i < len(src) {
 			acc |= uint64(src[i]) << (56 - nb)
 			nb += 8
 			i++
-		}
-		if nb == 0 {
-			return out[:n], nil
 		}
 		var sym int
 		var bits uint
@@ -168,4 +160,46 @@ func huffmanDecodeFast(out, src []byte, acc uint64, nb uint) ([]byte, []byte, ui
 		nb -= uint(e & 63)
 	}
 	return out, src, acc, nb
+}
+
+// huffmanDecodeTail decodes the last bits of a string, left bits at the top
+// of the 128-bit hi:lo, below which lo is 1s. It stops before a long code
+// (or EOS, or a window of padding 1s), before a lookup whose symbols take
+// more than the left bits, and once n passes limit. It returns the new n,
+// the bits left, and hi.
+//
+// Padding with 1s lets every lookup run without a check of the input's
+// end: no code but EOS is all 1s, so the padding never completes a symbol
+// of a valid string, and a symbol that ends in it takes more than the left
+// bits.
+func huffmanDecodeTail(out []byte, n, limit int, hi, lo uint64, left uint) (int, uint, uint64) {
+	t := &huffmanDecodeTable
+	for left > 0 && n <= limit {
+		e := t[hi>>48]
+		b := uint(e & 63)
+		if e == 0 || b > left {
+			break
+		}
+		binary.LittleEndian.PutUint32(out[n:], e>>6)
+		n += int(e >> 30)
+		// b is 5 to 16: the masks only spare the compiler's checks.
+		hi = hi<<(b&63) | lo>>((64-b)&63)
+		lo = lo<<(b&63) | (1<<(b&63) - 1)
+		left -= b
+	}
+	return n, left, hi
+}
+
+// loadShort returns the up to 7 bytes of src left-aligned in a word, the
+// bits below them zero.
+func loadShort(src []byte) uint64 {
+	switch r := uint(len(src)); {
+	case r >= 4:
+		return uint64(binary.BigEndian.Uint32(src))<<32 | uint64(binary.BigEndian.Uint32(src[r-4:]))<<(64-8*r)
+	case r >= 2:
+		return uint64(binary.BigEndian.Uint16(src))<<48 | uint64(binary.BigEndian.Uint16(src[r-2:]))<<(64-8*r)
+	case r == 1:
+		return uint64(src[0]) << 56
+	}
+	return 0
 }
