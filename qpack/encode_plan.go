@@ -31,6 +31,7 @@ type planField struct {
 	never        bool
 	nhuff, vhuff bool
 	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
+	memo         bool           // fieldMemo's slot for its position holds it
 	sn           int32          // lowest static index with the name, or -1
 	slot         int32          // name stats slot in the history, or -1
 	ref          uint64         // static index or dynamic absolute index
@@ -131,6 +132,14 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 				value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
 			}
 		}
+		if p.dynamic && !e.memoOff {
+			// A field the memo knows is lowercase (an entry's name) and
+			// not content-length (never looked up in the table).
+			if sn, ok := e.fmemo.known(&e.tbl, len(p.fields), name, value); ok {
+				e.collectKnown(name, value, f, sn)
+				continue
+			}
+		}
 		if !fastpath.IsLower(name) {
 			name = e.keep(fastpath.AppendLower(e.scratch, name))
 		}
@@ -146,7 +155,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	if p.dynamic {
 		for i := range p.fields {
 			if p.fields[i].kind == repPending {
-				e.preInsert(&p.fields[i])
+				e.preInsert(&p.fields[i], i)
 			}
 		}
 	}
@@ -208,13 +217,35 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags) {
 	}
 }
 
-// preInsert is the first pass for one field, in field order: reference the
-// entry that holds it, or insert it (or duplicate a draining copy) if that
-// pays, or insert its name alone. Name references wait for choose.
-func (e *Encoder) preInsert(pf *planField) {
+// collectKnown is collect for a field that fieldMemo knows, with its
+// static name index sn: it has no static exact match (it was looked up in
+// the dynamic table).
+func (e *Encoder) collectKnown(name, value string, f fastpath.Flags, sn int32) {
+	pol := decide(e.indexing, f, int(sn), len(value))
+	e.pl.fields = append(e.pl.fields, planField{
+		name: name, value: value, pol: pol, sn: sn, slot: -1,
+		never: pol == fastpath.NeverIndex, memo: true,
+	})
+}
+
+// preInsert is the first pass for one field, field k, in field order:
+// reference the entry that holds it, or insert it (or duplicate a draining
+// copy) if that pays, or insert its name alone. Name references wait for
+// choose.
+func (e *Encoder) preInsert(pf *planField, k int) {
 	p := &e.pl
 	if !pf.never {
-		if abs, exact, _ := e.tbl.Lookup(pf.name, pf.value, p.drainLo, e.refLimit()); exact {
+		lo, hi := p.drainLo, e.refLimit()
+		abs, exact := uint64(0), false
+		if pf.memo {
+			abs, exact = e.fmemo.found(&e.tbl, k, lo, hi)
+		}
+		if !exact {
+			if abs, exact, _ = e.tbl.Lookup(pf.name, pf.value, lo, hi); exact {
+				e.fmemo.save(&e.tbl, k, pf.name, pf.value, pf.sn, abs, lo, hi)
+			}
+		}
+		if exact {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
 			return

@@ -142,6 +142,8 @@ type Encoder struct {
 	pl      sectionPlan
 	scratch []byte // lowercased names and negative Content-Lengths of the plan
 	hist    fieldHistory
+	fmemo   fieldMemo // dynamic table: fields found at each position
+	memoOff bool      // tests: fieldMemo must not change a byte
 	memo    huffMemo
 	lines   *lineMemo // static-only: whole lines, allocated on first use
 	gainSum uint64    // AckNever: estimated gains of sections (worthBlocking)
@@ -178,6 +180,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	e.dec = decStreamReader{}
 	e.pl.reset()
 	e.hist.reset()
+	e.fmemo.reset() // absolute indexes start again
 	if e.lines != nil {
 		e.lines.reset() // the lines depend on the policies
 	}

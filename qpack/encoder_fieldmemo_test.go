@@ -1,0 +1,127 @@
+package qpack
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+
+	"github.com/hqpack/hqpack/fastpath"
+)
+
+// TestFieldMemoChangesNothing runs two encoders side by side, one without
+// fieldMemo, on connections where sections mostly repeat (the same
+// strings, as a server sends them) and sometimes change a field, its
+// flags, or everything; acknowledgments arrive late, in pieces, or never.
+// Every section and every byte of the encoder stream must be the same.
+func TestFieldMemoChangesNothing(t *testing.T) {
+	seeds := 400
+	if testing.Short() {
+		seeds = 80
+	}
+	hits := 0
+	for seed := range seeds {
+		r := rand.New(rand.NewSource(int64(seed)))
+		cfg := etDynamic([]uint64{256, 512, 4096}[r.Intn(3)], []uint64{0, 1, 100}[r.Intn(3)])
+		cfg.AckMode = []AckMode{AckDecoderStream, AckDecoderStream, AckImmediate, AckNever}[r.Intn(4)]
+		if r.Intn(4) == 0 {
+			cfg.Indexing = IndexAll
+		}
+		memo, plain := etEncoder(cfg), etEncoder(cfg)
+		plain.memoOff = true
+		var dec Decoder
+		dec.Init(DecoderConfig{MaxTableCapacity: cfg.MaxTableCapacity, MaxBlockedStreams: 1 << 20})
+		var ds []byte
+		sec := etRandomSection(r)
+		for step := range 60 {
+			switch k := r.Intn(10); {
+			case k < 6: // the same section again, the same strings
+			case k < 8 && len(sec) > 0: // one field changes
+				sec = append([]etField(nil), sec...)
+				i := r.Intn(len(sec))
+				if r.Intn(2) == 0 {
+					sec[i].Flags = []fastpath.Flags{0, fastpath.NeverIndex, fastpath.NoIndex, fastpath.Index}[r.Intn(4)]
+				} else if f := etRandomSection(r); len(f) > 0 {
+					sec[i] = f[0]
+				}
+			default:
+				sec = etRandomSection(r)
+			}
+			id := uint64(4 * step)
+			a := memo.AppendSection(id, nil, newEtFields(sec))
+			b := plain.AppendSection(id, nil, newEtFields(sec))
+			ea, eb := memo.AppendEncoderStream(nil), plain.AppendEncoderStream(nil)
+			if !bytes.Equal(a, b) || !bytes.Equal(ea, eb) {
+				t.Fatalf("seed %d step %d: with the memo section %x, stream %x; without %x, %x", seed, step, a, ea, b, eb)
+			}
+			if cfg.AckMode != AckDecoderStream {
+				continue
+			}
+			// The peer's decoder reads everything; its acknowledgments
+			// come back a random part at a time.
+			if err := dec.ReadEncoderStream(ea); err != nil {
+				t.Fatalf("seed %d step %d: %v", seed, step, err)
+			}
+			var sink etSink
+			if _, err := dec.DecodeSection(id, a, &sink); err != nil {
+				t.Fatalf("seed %d step %d: %v", seed, step, err)
+			}
+			ds = dec.AppendDecoderStream(ds)
+			n := r.Intn(len(ds) + 1)
+			if err := memo.ReadDecoderStream(ds[:n]); err != nil {
+				t.Fatal(err)
+			}
+			if err := plain.ReadDecoderStream(ds[:n]); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds[:0], ds[n:]...)
+		}
+		for k := range memo.fmemo {
+			if memo.fmemo[k].lens != 0 {
+				hits++
+			}
+		}
+	}
+	if hits == 0 {
+		t.Fatal("the memo never held a field: the test does not reach it")
+	}
+	t.Logf("%d memo slots in use at the ends", hits)
+}
+
+// TestFieldMemoHit checks that a repeated section takes the memo's path:
+// its fields are known without the static table's lookup, and found
+// without the dynamic table's.
+func TestFieldMemoHit(t *testing.T) {
+	e := etEncoder(EncoderConfig{MaxTableCapacity: 4096, TableCapacity: 4096, MaxBlockedStreams: 100, AckMode: AckImmediate})
+	sec := []etField{{Name: ":status", Value: "200"}, {Name: "server", Value: "hqpack"},
+		{Name: "x-id", Value: "abc"}, {Raw: true, CL: 12}, {Name: "date", Value: "Wed, 02 Dec 2026 17:00:00 GMT"}}
+	for i := range 4 {
+		e.AppendSection(uint64(4*i), nil, newEtFields(sec))
+	}
+	e.Plan(16, newEtFields(sec))
+	p := &e.pl
+	for k, pf := range p.fields {
+		switch pf.name {
+		case ":status", "content-length":
+			if pf.memo {
+				t.Errorf("field %d (%s): memo, want the static table", k, pf.name)
+			}
+			continue
+		}
+		if !pf.memo || pf.kind != repDynamic {
+			t.Errorf("field %d (%s): memo %v, kind %d; want memo and a dynamic reference", k, pf.name, pf.memo, pf.kind)
+		}
+		if _, ok := e.fmemo.found(&e.tbl, k, p.drainLo, e.refLimit()); !ok {
+			t.Errorf("field %d (%s): the memo's lookup state is not the table's", k, pf.name)
+		}
+	}
+	// The same bytes at another address miss, and still encode the same.
+	other := append([]etField(nil), sec...)
+	other[1].Value = string([]byte("hqpack"))
+	e.Plan(20, newEtFields(other))
+	if e.pl.fields[1].memo {
+		t.Error("a value at another address was taken from the memo")
+	}
+	if e.pl.fields[1].kind != repDynamic {
+		t.Errorf("kind %d, want the dynamic reference", e.pl.fields[1].kind)
+	}
+}
