@@ -112,6 +112,57 @@ func BenchmarkHPACKEncodeRequest(b *testing.B) {
 	})
 }
 
+// requestPaths is the request with :path cycling through 16 values, one
+// per section: a client browsing a site. No section repeats the one before,
+// so hqpack's encoder takes its general path (every field looked up),
+// which a repeated section skips. The strings are made before the loop.
+func requestPaths() [][]field {
+	var rs [][]field
+	for i := range 16 {
+		r := append([]field(nil), request...)
+		r[3].value = "/products/widgets?color=blue&page=" + strconv.Itoa(i+2)
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// BenchmarkHPACKEncodeRequestPaths encodes the request with a new :path in
+// each section (requestPaths).
+func BenchmarkHPACKEncodeRequestPaths(b *testing.B) {
+	rs := requestPaths()
+	b.Run("impl=hqpack", func(b *testing.B) {
+		var l fastpath.FieldList
+		e := hpack.New(hpack.Config{})
+		dst := make([]byte, 16<<10)
+		build := func(i int) {
+			l.Reset()
+			for _, f := range rs[i%len(rs)] {
+				l.Add(f.name, f.value, 0)
+			}
+		}
+		build(0)
+		hqpackEncode(b, e, dst, &l)
+		b.ReportAllocs()
+		i := 1
+		for b.Loop() {
+			build(i)
+			hqpackEncode(b, e, dst, &l)
+			i++
+		}
+	})
+	b.Run("impl=xnet", func(b *testing.B) {
+		var buf bytes.Buffer
+		e := xhpack.NewEncoder(&buf)
+		xnetEncode(b, e, &buf, rs[0])
+		b.ReportAllocs()
+		i := 1
+		for b.Loop() {
+			xnetEncode(b, e, &buf, rs[i%len(rs)])
+			i++
+		}
+	})
+}
+
 // xnetSections returns fs encoded by x/net's encoder (which indexes every
 // field) twice on one connection: the first section is literals entering
 // the table, the second all indexed. x/net's encoder is the neutral
