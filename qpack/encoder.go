@@ -117,7 +117,10 @@ type EncoderConfig struct {
 // and remembers the lines of recent fields, by the addresses of their
 // strings: a server's constant fields and cached Date cost a comparison
 // and a copy each (every byte is compared, so a string changed in place
-// only misses).
+// only misses). With a dynamic table, it remembers which entry each of a
+// section's first 32 fields was found in: the same strings at the same
+// position, equal to the entry byte for byte, skip the lookups while the
+// table has not changed.
 //
 // The zero Encoder is a static-only encoder with the zero EncoderConfig;
 // Init sets another configuration.
