@@ -32,13 +32,20 @@ type planField struct {
 	nhuff, vhuff bool
 	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
 	memo         bool           // fieldMemo's slot for its position holds it
-	sn           int32          // lowest static index with the name, or -1
-	slot         int32          // name stats slot in the history, or -1
-	ref          uint64         // static index or dynamic absolute index
-	nlen, vlen   int            // payload lengths of name and value
-	size         int            // encoded length of the whole line
-	name, value  string
-	cl           uint64 // raw Content-Length
+	// missed is the Insert Count plus one when preInsert's lookup found no
+	// entry with the field (0 when it did not look), and missAbs and
+	// missName what it found for the name: choose needs the same lookup,
+	// and while nothing was inserted since, the answer is the same.
+	missed      uint64
+	missAbs     uint64
+	missName    bool
+	sn          int32  // lowest static index with the name, or -1
+	slot        int32  // name stats slot in the history, or -1
+	ref         uint64 // static index or dynamic absolute index
+	nlen, vlen  int    // payload lengths of name and value
+	size        int    // encoded length of the whole line
+	name, value string
+	cl          uint64 // raw Content-Length
 }
 
 // sectionPlan is the section being planned or written.
@@ -241,8 +248,11 @@ func (e *Encoder) preInsert(pf *planField, k int) {
 			abs, exact = e.fmemo.found(&e.tbl, k, lo, hi)
 		}
 		if !exact {
-			if abs, exact, _ = e.tbl.Lookup(pf.name, pf.value, lo, hi); exact {
+			var found bool
+			if abs, exact, found = e.tbl.Lookup(pf.name, pf.value, lo, hi); exact {
 				e.fmemo.save(&e.tbl, k, pf.name, pf.value, pf.sn, abs, lo, hi)
+			} else if !e.memoOff {
+				pf.missed, pf.missAbs, pf.missName = e.tbl.Inserted()+1, abs, found
 			}
 		}
 		if exact {
@@ -269,7 +279,16 @@ func (e *Encoder) choose(pf *planField) {
 	var nameAbs uint64 // a referenceable entry with this name
 	nameFound := false
 	if p.dynamic {
-		abs, exact, found := e.tbl.Lookup(name, value, p.drainLo, e.refLimit())
+		// The range is preInsert's: the draining zone and the Known
+		// Received Count do not move while planning, and the limit moves
+		// only with inserts.
+		var abs uint64
+		var exact, found bool
+		if pf.missed == e.tbl.Inserted()+1 {
+			abs, found = pf.missAbs, pf.missName
+		} else {
+			abs, exact, found = e.tbl.Lookup(name, value, p.drainLo, e.refLimit())
+		}
 		if exact && !pf.never {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
