@@ -24,6 +24,10 @@ func FuzzQPACKFastPath(f *testing.F) {
 	f.Add([]byte("\x64\x05\x05\x03\x04\x03\x00\x05\x01\x05\x0b\x01\x05\x00\x02\x03\x03\x05\x03\x07\x04\x03\x01"))
 	f.Add([]byte("\x43\x22\x00\x04\x06\x04\x31\x32\x33\x34\x01\x01\x80\x00\x00\x00\x00\x00\x00\x10\x00\x01\x01\x06"))
 	f.Add([]byte("\x24\x30\x01\x04\x02\x03\x03\x03\x06\x02\x00\x01\x00\x03\x01\x03\x07\x02\x00\x02"))
+	// x-custom, cache-control: no-cache, a raw Content-Length and
+	// content-type: text/html on a 4096-byte table, acknowledged, then
+	// repeated, once with a new Content-Length.
+	f.Add([]byte("\x64\x00\x00\x04\x04\x03\x09\x08\x04\x08\x06\x00\x05\x05\x04\x03\x14\x14\x34\x06\x14\x14"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := script{data}
 		ec, dc := readQPACKConfig(&s)
@@ -35,10 +39,26 @@ func FuzzQPACKFastPath(f *testing.F) {
 		var dec qpack.Decoder
 		dec.Init(dc)
 		var es, es2, es3, ack, block, ref []byte
+		var last []tfield
 		for i := 0; i < 8 && s.more(); i++ {
 			op := s.byte()
 			stream := uint64(4 * (op & 3))
-			fields := readFields(&s, 10)
+			// 0x10 repeats the last section with the same strings, 0x20
+			// with new raw Content-Lengths: the fast path's list then
+			// repeats a plan, the string path's (Content-Length a
+			// string) plans it anew.
+			fields := last
+			if op&0x10 == 0 || fields == nil {
+				fields = readFields(&s, 10)
+			} else if op&0x20 != 0 {
+				fields = slices.Clone(fields)
+				for i := range fields {
+					if fields[i].raw {
+						fields[i].cl = readContentLength(&s)
+					}
+				}
+			}
+			last = fields
 			lf, ls := lists(fields)
 			where := fmt.Sprintf("%+v, buffer %d, section %d on stream %d", ec, size, i, stream)
 			block = qpackEquivalent(t, where, &fast, &str, stream, lf, ls, size, block[:0])

@@ -51,6 +51,7 @@ type qpackConn struct {
 	pending  map[uint64][]qpackSection // per stream, in order
 	held     map[uint64]qpackSection   // blocked in the decoder
 	live     []uint64                  // streams that may get more sections
+	last     []tfield                  // the last section's fields, to repeat
 	next     uint64                    // the next new stream ID
 	sections int
 }
@@ -263,6 +264,16 @@ func (c *qpackConn) finish() {
 // to its list exactly (never-indexed kept), no more streams block than
 // allowed, neither side reports an error, and once everything is delivered
 // the tables are equal and everything is acknowledged.
+// qpackRepeatSeed encodes a section of four fields (x-custom, cache-control:
+// no-cache, a raw Content-Length, content-type: text/html) on a 4096-byte
+// table, delivers everything and acknowledges it, then repeats the section
+// on new streams, once with a new Content-Length: the third and later
+// sections are repeated plans.
+var qpackRepeatSeed = []byte("\x64\x00" +
+	"\x00\x04\x03\x09\x08\x04\x08\x06\x00\x05\x05\x04\x03" + "\x03\x00\x04\x00\x06\x00" +
+	"\x20\x03\x00\x04\x00\x06\x00" + "\x20\x03\x00\x04\x00\x06\x00" +
+	"\x60\x07\x03\x00\x04\x00\x06\x00" + "\x20\x03\x00\x04\x00\x06\x00")
+
 func FuzzQPACKRoundTrip(f *testing.F) {
 	f.Add([]byte("\x02\x00\x00\x03\x03\x00\x03\x01\x04\x01\x03\x00\x04\x06\x00"))
 	f.Add([]byte("\x64\x05\x08\x04\x03\x00\x00\x04\x00\x05\x04\x01\x05\x0b\x01\x06\x02\x05\x00\x03\x08\x00\x04\x00\x06\x00\x07\x00"))
@@ -270,6 +281,7 @@ func FuzzQPACKRoundTrip(f *testing.F) {
 	f.Add([]byte("\x41\x21\x40\x03\x03\x06\x08\x06\x05\x09\x03\x0a\x02\x0b\x06\x02xx\x03yy\x03\x00\x05\x00\x06\x00"))
 	f.Add([]byte("\x04\x32\x08\x04\x05\x03\x05\x01\x03\x06\x01\x03\x07\x01\x02\x08\x03\x06\x00\x02\x06\x05\x00\x07\x00"))
 	f.Add([]byte("\x03\x10\x00\x02\x03\x00\x02\x00\x04\x00\x03\x05\x00\x05\x00\x00\x03\x02\x03\x00\x01\x04\x00\x03\x00"))
+	f.Add(qpackRepeatSeed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := script{data}
 		ec, dc := readQPACKConfig(&s)
@@ -289,7 +301,22 @@ func FuzzQPACKRoundTrip(f *testing.F) {
 				if op&0x10 != 0 {
 					frame = 1 + s.pick(100)
 				}
-				c.encode(stream, readFields(&s, 10), frame)
+				// 0x20 repeats the last section with the same strings, as a
+				// server does, and 0x40 gives its raw Content-Lengths new
+				// numbers: the encoder's memos see the fields again.
+				fields := c.last
+				if op&0x20 == 0 || fields == nil {
+					fields = readFields(&s, 10)
+				} else if op&0x40 != 0 {
+					fields = slices.Clone(fields)
+					for i := range fields {
+						if fields[i].raw {
+							fields[i].cl = readContentLength(&s)
+						}
+					}
+				}
+				c.last = fields
+				c.encode(stream, fields, frame)
 			case 3:
 				n := s.pick(64)
 				if n == 0 {

@@ -32,6 +32,7 @@ type planField struct {
 	nhuff, vhuff bool
 	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
 	memo         bool           // fieldMemo's slot for its position holds it
+	hit          bool           // preInsert's first lookup found it
 	// missed is the Insert Count plus one when preInsert's lookup found no
 	// entry with the field (0 when it did not look), and missAbs and
 	// missName what it found for the name: choose needs the same lookup,
@@ -128,6 +129,15 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		e.computeDrain()
 	}
 	e.scratch = e.scratch[:0]
+	list, _ := fields.(*fastpath.FieldList)
+	from := 0
+	if list != nil {
+		from = list.Pos() + 1
+		if !e.memoOff && e.replayPlan(list, from) {
+			e.finishPlan()
+			return p.total
+		}
+	}
 	for fields.Next() {
 		name, value, f := fields.Field()
 		if len(name) == len("content-length") && value == "" {
@@ -170,6 +180,12 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		if p.fields[i].kind == repPending {
 			e.choose(&p.fields[i])
 		}
+	}
+	if list != nil {
+		e.saveRepeat(list, from)
+	} else {
+		e.rep.ok = false
+		e.rep.fields.Forget()
 	}
 	e.finishPlan()
 	return p.total
@@ -257,7 +273,7 @@ func (e *Encoder) preInsert(pf *planField, k int) {
 		}
 		if exact {
 			e.reference(abs)
-			pf.kind, pf.ref = repDynamic, abs
+			pf.kind, pf.ref, pf.hit = repDynamic, abs, true
 			return
 		}
 	}

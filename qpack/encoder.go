@@ -146,7 +146,8 @@ type Encoder struct {
 	scratch []byte // lowercased names and negative Content-Lengths of the plan
 	hist    fieldHistory
 	fmemo   fieldMemo // dynamic table: fields found at each position
-	memoOff bool      // tests: fieldMemo must not change a byte
+	rep     planRepeat
+	memoOff bool // tests: fieldMemo must not change a byte
 	memo    huffMemo
 	lines   *lineMemo // static-only: whole lines, allocated on first use
 	gainSum uint64    // AckNever: estimated gains of sections (worthBlocking)
@@ -184,6 +185,8 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	e.pl.reset()
 	e.hist.reset()
 	e.fmemo.reset() // absolute indexes start again
+	e.rep.ok = false
+	e.rep.fields.Forget()
 	if e.lines != nil {
 		e.lines.reset() // the lines depend on the policies
 	}

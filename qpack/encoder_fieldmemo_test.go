@@ -9,7 +9,7 @@ import (
 )
 
 // TestFieldMemoChangesNothing runs two encoders side by side, one without
-// fieldMemo, on connections where sections mostly repeat (the same
+// fieldMemo and planRepeat, on connections where sections mostly repeat (the same
 // strings, as a server sends them) and sometimes change a field, its
 // flags, or everything; acknowledgments arrive late, in pieces, or never.
 // Every section and every byte of the encoder stream must be the same.
@@ -18,7 +18,7 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 	if testing.Short() {
 		seeds = 80
 	}
-	hits := 0
+	hits, repeats := 0, 0
 	for seed := range seeds {
 		r := rand.New(rand.NewSource(int64(seed)))
 		cfg := etDynamic([]uint64{256, 512, 4096}[r.Intn(3)], []uint64{0, 1, 100}[r.Intn(3)])
@@ -31,6 +31,7 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 		var dec Decoder
 		dec.Init(DecoderConfig{MaxTableCapacity: cfg.MaxTableCapacity, MaxBlockedStreams: 1 << 20})
 		var ds []byte
+		var la, lb fastpath.FieldList
 		sec := etRandomSection(r)
 		for step := range 60 {
 			switch k := r.Intn(10); {
@@ -47,8 +48,14 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 				sec = etRandomSection(r)
 			}
 			id := uint64(4 * step)
-			a := memo.AppendSection(id, nil, newEtFields(sec))
-			b := plain.AppendSection(id, nil, newEtFields(sec))
+			var a, b []byte
+			if r.Intn(4) == 0 {
+				a = memo.AppendSection(id, nil, newEtFields(sec))
+				b = plain.AppendSection(id, nil, newEtFields(sec))
+			} else { // a FieldList, which a repeated plan needs
+				a = memo.AppendSection(id, nil, etList(&la, sec))
+				b = plain.AppendSection(id, nil, etList(&lb, sec))
+			}
 			ea, eb := memo.AppendEncoderStream(nil), plain.AppendEncoderStream(nil)
 			if !bytes.Equal(a, b) || !bytes.Equal(ea, eb) {
 				t.Fatalf("seed %d step %d: with the memo section %x, stream %x; without %x, %x", seed, step, a, ea, b, eb)
@@ -80,11 +87,28 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 				hits++
 			}
 		}
+		if memo.rep.ok {
+			repeats++
+		}
 	}
-	if hits == 0 {
-		t.Fatal("the memo never held a field: the test does not reach it")
+	if hits == 0 || repeats == 0 {
+		t.Fatalf("memo slots in use %d, repeatable plans %d at the ends: the test does not reach them", hits, repeats)
 	}
-	t.Logf("%d memo slots in use at the ends", hits)
+	t.Logf("%d memo slots in use and %d repeatable plans at the ends", hits, repeats)
+}
+
+// etList fills l with sec's fields, raw Content-Lengths with
+// AddContentLength.
+func etList(l *fastpath.FieldList, sec []etField) *fastpath.FieldList {
+	l.Reset()
+	for _, f := range sec {
+		if f.Raw {
+			l.AddContentLength(f.CL)
+		} else {
+			l.Add(f.Name, f.Value, f.Flags)
+		}
+	}
+	return l
 }
 
 // TestFieldMemoHit checks that a repeated section takes the memo's path:
