@@ -1,10 +1,6 @@
 package qpack
 
-import (
-	"unsafe"
-
-	"github.com/hqpack/hqpack/internal/table"
-)
+import "github.com/hqpack/hqpack/internal/table"
 
 // fieldMemo spares a dynamic-table encoder the lookups of a field that the
 // last sections found in the table at the same position: on a warm
@@ -27,19 +23,13 @@ const fieldMemoLen = 32
 
 type fieldMemoSlot struct {
 	name, value uintptr
-	lens        uint64 // len(name)+1<<32 | len(value); 0 in an empty slot
+	lens        uint64 // lineKey; 0 in an empty slot
 	abs         uint64 // the entry found
 	sn          int32  // lowest static index with the name, or -1
 	// The state of the lookup: the Insert Count, the oldest live entry,
 	// and the range of absolute indexes it searched.
 	ins, first, lo, hi uint64
 }
-
-func fieldMemoKey(name, value string) uint64 {
-	return uint64(len(name)+1)<<32 | uint64(uint32(len(value)))
-}
-
-func addrOf(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
 
 // known reports whether slot k holds the field (name, value), and its
 // entry, still live, has these very bytes. It returns the field's static
@@ -49,7 +39,7 @@ func (m *fieldMemo) known(t *table.Table, k int, name, value string) (sn int32, 
 		return 0, false
 	}
 	s := &m[k]
-	if s.lens != fieldMemoKey(name, value) || s.name != addrOf(name) || s.value != addrOf(value) {
+	if s.lens != lineKey(name, value) || s.name != addr(name) || s.value != addr(value) {
 		return 0, false
 	}
 	n, v, live := t.Abs(s.abs)
@@ -76,7 +66,7 @@ func (m *fieldMemo) save(t *table.Table, k int, name, value string, sn int32, ab
 		return
 	}
 	m[k] = fieldMemoSlot{
-		name: addrOf(name), value: addrOf(value), lens: fieldMemoKey(name, value),
+		name: addr(name), value: addr(value), lens: lineKey(name, value),
 		abs: abs, sn: sn,
 		ins: t.Inserted(), first: t.Inserted() - uint64(t.Len()), lo: lo, hi: hi,
 	}

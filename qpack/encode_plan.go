@@ -184,8 +184,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	if list != nil {
 		e.saveRepeat(list, from)
 	} else {
-		e.rep.ok = false
-		e.rep.fields.Forget()
+		e.rep.forget()
 	}
 	e.finishPlan()
 	return p.total

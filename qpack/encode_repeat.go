@@ -56,9 +56,8 @@ func (e *Encoder) replayPlan(l *fastpath.FieldList, from int) bool {
 // on, if replayPlan could repeat it.
 func (e *Encoder) saveRepeat(l *fastpath.FieldList, from int) {
 	r, p := &e.rep, &e.pl
-	r.ok = false
 	if e.memoOff || !p.dynamic || e.ack == AckNever || e.tbl.Inserted() != p.start {
-		r.fields.Forget()
+		r.forget()
 		return
 	}
 	for i := range p.fields {
@@ -66,14 +65,15 @@ func (e *Encoder) saveRepeat(l *fastpath.FieldList, from int) {
 		case repStatic, repLitDigits:
 		case repDynamic:
 			if !pf.hit {
-				r.fields.Forget()
+				r.forget()
 				return
 			}
 		default:
-			r.fields.Forget()
+			r.forget()
 			return
 		}
 	}
+	r.ok = false
 	if !r.fields.Save(l, from) {
 		return
 	}
@@ -83,4 +83,10 @@ func (e *Encoder) saveRepeat(l *fastpath.FieldList, from int) {
 	}
 	r.ins, r.first, r.lo, r.hi = e.tbl.Inserted(), e.oldest(), p.drainLo, e.refLimit()
 	r.ok = true
+}
+
+// forget makes r remember no plan and no fields.
+func (r *planRepeat) forget() {
+	r.ok = false
+	r.fields.Forget()
 }

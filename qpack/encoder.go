@@ -185,8 +185,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	e.pl.reset()
 	e.hist.reset()
 	e.fmemo.reset() // absolute indexes start again
-	e.rep.ok = false
-	e.rep.fields.Forget()
+	e.rep.forget()
 	if e.lines != nil {
 		e.lines.reset() // the lines depend on the policies
 	}
