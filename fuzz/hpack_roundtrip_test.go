@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -49,12 +48,7 @@ func readHPACKSteps(s *script) []hpackStep {
 			// with new raw Content-Lengths when op says so.
 			st.fields = steps[len(steps)-1].fields
 			if op&16 != 0 {
-				st.fields = slices.Clone(st.fields)
-				for i := range st.fields {
-					if st.fields[i].raw {
-						st.fields[i].cl = readContentLength(s)
-					}
-				}
+				st.fields = withNewLengths(s, st.fields)
 			}
 		} else {
 			st.fields = readFields(s, 12)

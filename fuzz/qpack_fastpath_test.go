@@ -51,12 +51,7 @@ func FuzzQPACKFastPath(f *testing.F) {
 			if op&0x10 == 0 || fields == nil {
 				fields = readFields(&s, 10)
 			} else if op&0x20 != 0 {
-				fields = slices.Clone(fields)
-				for i := range fields {
-					if fields[i].raw {
-						fields[i].cl = readContentLength(&s)
-					}
-				}
+				fields = withNewLengths(&s, fields)
 			}
 			last = fields
 			lf, ls := lists(fields)

@@ -308,12 +308,7 @@ func FuzzQPACKRoundTrip(f *testing.F) {
 				if op&0x20 == 0 || fields == nil {
 					fields = readFields(&s, 10)
 				} else if op&0x40 != 0 {
-					fields = slices.Clone(fields)
-					for i := range fields {
-						if fields[i].raw {
-							fields[i].cl = readContentLength(&s)
-						}
-					}
+					fields = withNewLengths(&s, fields)
 				}
 				c.last = fields
 				c.encode(stream, fields, frame)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -136,6 +137,18 @@ func readContentLength(s *script) int64 {
 		return contentLengths[int(c)%len(contentLengths)]
 	}
 	return int64(s.uint64() >> (1 + c%64))
+}
+
+// withNewLengths returns a copy of fs whose raw Content-Lengths are read
+// anew from s: the same strings, so a repeated section, with new numbers.
+func withNewLengths(s *script, fs []tfield) []tfield {
+	fs = slices.Clone(fs)
+	for i := range fs {
+		if fs[i].raw {
+			fs[i].cl = readContentLength(s)
+		}
+	}
+	return fs
 }
 
 // lists returns the section as a fastpath.FieldList with raw
