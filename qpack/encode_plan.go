@@ -134,7 +134,6 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	if list != nil {
 		from = list.Pos() + 1
 		if !e.memoOff && e.replayPlan(list, from) {
-			e.finishPlan()
 			return p.total
 		}
 	}

@@ -3,6 +3,7 @@ package qpack
 import (
 	"bytes"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -35,7 +36,14 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 		sec := etRandomSection(r)
 		for step := range 60 {
 			switch k := r.Intn(10); {
-			case k < 6: // the same section again, the same strings
+			case k < 4: // the same section again, the same strings
+			case k < 6: // the same strings, new raw Content-Lengths
+				sec = append([]etField(nil), sec...)
+				for i := range sec {
+					if sec[i].Raw {
+						sec[i].CL = []int64{0, 7, 1024, 99999, 1 << 40}[r.Intn(5)]
+					}
+				}
 			case k < 8 && len(sec) > 0: // one field changes
 				sec = append([]etField(nil), sec...)
 				i := r.Intn(len(sec))
@@ -49,10 +57,19 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 			}
 			id := uint64(4 * step)
 			var a, b []byte
-			if r.Intn(4) == 0 {
+			switch r.Intn(4) {
+			case 0:
 				a = memo.AppendSection(id, nil, newEtFields(sec))
 				b = plain.AppendSection(id, nil, newEtFields(sec))
-			} else { // a FieldList, which a repeated plan needs
+			case 1: // in pieces: the units must end in the same places
+				size := 1 + r.Intn(12)
+				var ca, cb []int
+				a, ca = etPieces(t, memo, id, etList(&la, sec), size)
+				b, cb = etPieces(t, plain, id, etList(&lb, sec), size)
+				if !slices.Equal(ca, cb) {
+					t.Fatalf("seed %d step %d: in %d-byte pieces, with the memo the results and lengths are %v; without %v", seed, step, size, ca, cb)
+				}
+			default: // a FieldList, which a repeated plan needs
 				a = memo.AppendSection(id, nil, etList(&la, sec))
 				b = plain.AppendSection(id, nil, etList(&lb, sec))
 			}
@@ -95,6 +112,26 @@ func TestFieldMemoChangesNothing(t *testing.T) {
 		t.Fatalf("memo slots in use %d, repeatable plans %d at the ends: the test does not reach them", hits, repeats)
 	}
 	t.Logf("%d memo slots in use and %d repeatable plans at the ends", hits, repeats)
+}
+
+// etPieces writes the section of fields with Begin and Continue into
+// buffers of size bytes, bigger ones for a unit that does not fit. It
+// returns the pieces joined, and the Results with the length of each piece.
+func etPieces(t *testing.T, e *Encoder, id uint64, fields fastpath.Enumerator, size int) (sec []byte, calls []int) {
+	t.Helper()
+	buf := make([]byte, size)
+	n, res := e.Begin(id, buf, fields)
+	for {
+		sec = append(sec, buf[:n]...)
+		calls = append(calls, int(res), n)
+		switch res {
+		case Done:
+			return sec, calls
+		case BufferTooSmall:
+			buf = make([]byte, 2*len(buf))
+		}
+		n, res = e.Continue(buf)
+	}
 }
 
 // etList fills l with sec's fields, raw Content-Lengths with
@@ -147,5 +184,60 @@ func TestFieldMemoHit(t *testing.T) {
 	}
 	if e.pl.fields[1].kind != repDynamic {
 		t.Errorf("kind %d, want the dynamic reference", e.pl.fields[1].kind)
+	}
+}
+
+// TestRepeatedPlanPieces writes a repeated response whose raw
+// Content-Length changes its length (and between 0, an indexed line, and
+// a literal) in pieces of every size: the repeated plan must end its units
+// where the planned section does, and register its section to be
+// acknowledged as the planned one does.
+func TestRepeatedPlanPieces(t *testing.T) {
+	sec := []etField{{Name: ":status", Value: "200"}, {Name: "server", Value: "hqpack"},
+		{Raw: true}, {Name: "x-id", Value: "abc"}, {Name: "date", Value: "Wed, 02 Dec 2026 17:00:00 GMT"}}
+	lengths := []int64{7, 7, 7, 7, 1 << 40, 0, 99999, 12, 1 << 50, 0, 0}
+	for _, mode := range []AckMode{AckImmediate, AckDecoderStream} {
+		cfg := EncoderConfig{MaxTableCapacity: 4096, TableCapacity: 4096, MaxBlockedStreams: 100, AckMode: mode}
+		for size := 1; size <= 24; size++ {
+			memo, plain := etEncoder(cfg), etEncoder(cfg)
+			plain.memoOff = true
+			var dec Decoder
+			dec.Init(DecoderConfig{MaxTableCapacity: 4096, MaxBlockedStreams: 100})
+			var la, lb fastpath.FieldList
+			written := 0
+			for i, n := range lengths {
+				sec[2].CL = n
+				id := uint64(4 * i)
+				a, ca := etPieces(t, memo, id, etList(&la, sec), size)
+				b, cb := etPieces(t, plain, id, etList(&lb, sec), size)
+				ea, eb := memo.AppendEncoderStream(nil), plain.AppendEncoderStream(nil)
+				if !bytes.Equal(a, b) || !slices.Equal(ca, cb) || !bytes.Equal(ea, eb) {
+					t.Fatalf("%v, %d-byte pieces, section %d: with the memo %x %v, stream %x; without %x %v, %x",
+						mode, size, i, a, ca, ea, b, cb, eb)
+				}
+				if memo.rep.written {
+					written++
+				}
+				if mode != AckDecoderStream {
+					continue
+				}
+				if err := dec.ReadEncoderStream(ea); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := dec.DecodeSection(id, a, &etSink{}); err != nil {
+					t.Fatal(err)
+				}
+				ds := dec.AppendDecoderStream(nil)
+				if err := memo.ReadDecoderStream(ds); err != nil {
+					t.Fatalf("%v, %d-byte pieces, section %d: with the memo: %v", mode, size, i, err)
+				}
+				if err := plain.ReadDecoderStream(ds); err != nil {
+					t.Fatalf("%v, %d-byte pieces, section %d: without the memo: %v", mode, size, i, err)
+				}
+			}
+			if written < len(lengths)-4 {
+				t.Fatalf("%v, %d-byte pieces: %d of %d sections repeated from their bytes", mode, size, written, len(lengths))
+			}
+		}
 	}
 }
