@@ -120,7 +120,10 @@ type EncoderConfig struct {
 // only misses). With a dynamic table, it remembers which entry each of a
 // section's first 32 fields was found in: the same strings at the same
 // position, equal to the entry byte for byte, skip the lookups while the
-// table has not changed.
+// table has not changed. A fastpath.FieldList section made only of static
+// entries, entries found in the table and a raw Content-Length, sent again
+// (the same strings, verified byte for byte) against the same table, is
+// copied from the bytes of its last time, with the new Content-Length.
 //
 // The zero Encoder is a static-only encoder with the zero EncoderConfig;
 // Init sets another configuration.
