@@ -383,26 +383,20 @@ func (d *Decoder) literal(p []byte, prefix uint8, f fastpath.Flags, index bool, 
 			return 0, err
 		}
 	}
-	var name []byte
+	var name, value []byte
 	var id static.FieldID
 	d.huff = d.huff[:0]
 	if i == 0 {
-		var k int
-		name, d.huff, k, err = wire.ReadString(d.huff, p[n:], 7, d.maxString)
-		if err != nil {
+		if name, n, err = d.str(p, n); err != nil {
 			return 0, err
 		}
-		n += k
 		id = static.LookupBytes(name)
 	} else if name, _, id, err = d.entry(i); err != nil {
 		return 0, err
 	}
-	value, huff, k, err := wire.ReadString(d.huff, p[n:], 7, d.maxString)
-	d.huff = huff
-	if err != nil {
+	if value, n, err = d.str(p, n); err != nil {
 		return 0, err
 	}
-	n += k
 	if err := d.start(); err != nil {
 		return 0, err
 	}
@@ -414,6 +408,30 @@ func (d *Decoder) literal(p []byte, prefix uint8, f fastpath.Flags, index bool, 
 		d.tab.AddTagged(name, value, uint8(id))
 	}
 	return n, nil
+}
+
+// str reads the string literal at p[n:], Huffman-decoded into d.huff if it
+// is coded, and returns it and the offset after it. A string with a
+// one-byte length, nearly every one, takes no call but the decoding's.
+func (d *Decoder) str(p []byte, n int) ([]byte, int, error) {
+	if n < len(p) {
+		b := p[n]
+		if l := int(b & 0x7f); l < 0x7f && l < len(p)-n && l <= d.maxString {
+			s := p[n+1 : n+1+l : n+1+l]
+			if b&0x80 == 0 {
+				return s, n + 1 + l, nil
+			}
+			start := len(d.huff)
+			var err error
+			if d.huff, err = wire.AppendHuffmanDecode(d.huff, s, d.maxString); err != nil {
+				return nil, 0, err
+			}
+			return d.huff[start:len(d.huff):len(d.huff)], n + 1 + l, nil
+		}
+	}
+	s, huff, k, err := wire.ReadString(d.huff, p[n:], 7, d.maxString)
+	d.huff = huff
+	return s, n + k, err
 }
 
 // start checks, at the first field of a section, that the peer signaled a
@@ -462,8 +480,9 @@ func (d *Decoder) entry(i uint64) (name, value []byte, id static.FieldID, err er
 	return name, value, static.FieldID(e.Tag()), nil
 }
 
-// emit accounts for a decoded field and passes it to sink. It is small
-// enough to inline; emitSlow does the rest.
+// emit accounts for a decoded field and passes it to sink, when the field
+// is within the limits and the section has no stream error; emitSlow does
+// the rest.
 func (d *Decoder) emit(name, value []byte, f fastpath.Flags, sink fastpath.Sink) error {
 	d.used += len(name) + len(value) + table.Overhead
 	d.fields++
