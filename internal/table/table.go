@@ -15,7 +15,7 @@ const Overhead = 32
 // Entry bytes are never split across the end of the arena: an entry that
 // does not fit before the end goes to the start. Once the arena is twice the
 // capacity, the RFC's size accounting guarantees every insert fits after its
-// evictions (see place), so inserts and evictions are O(1) and allocation-free.
+// evictions (see prepare), so inserts and evictions are O(1) and allocation-free.
 // Below that the arena grows lazily, so a large advertised capacity costs
 // memory only when the peer uses it.
 type Table struct {
@@ -134,7 +134,10 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 		copy(dst, name)
 		copy(dst[len(name):], value)
 	}
-	t.commit(p, len(name), len(value), tag, hn, hf)
+	t.commit(p, len(name), len(value), tag)
+	if t.indexed {
+		t.index.add(t.inserted-1, t.mask(), hn, hf)
+	}
 	return true
 }
 
@@ -150,56 +153,42 @@ func (t *Table) AddString(name, value string) bool {
 	}
 	copy(t.arena[p:], name)
 	copy(t.arena[p+len(name):], value)
-	t.commit(p, len(name), len(value), 0, hn, hf)
+	t.commit(p, len(name), len(value), 0)
+	if t.indexed {
+		t.index.add(t.inserted-1, t.mask(), hn, hf)
+	}
 	return true
 }
 
 // prepare evicts for an entry of nlen+vlen bytes and returns the arena
 // offset where it goes, or false (table emptied) when it is too large.
+//
+// The offset follows the live entries, and the arena grows when they leave
+// no room. With live bytes B and B+n < capacity (the RFC accounting leaves
+// at least 32 per entry), an arena of 2*capacity always has room: when the
+// data does not wrap and the end lacks room, the live region starts past
+// 2c-n-B > c > n; when it wraps, the gap between the newest and oldest
+// entry is the wrap point minus B, and the wrap point lies past 2c minus the
+// (live, so < c) entry that wrapped.
 func (t *Table) prepare(nlen, vlen int) (int, bool) {
-	size := nlen + vlen + Overhead
-	if size > t.capacity || uint64(nlen) > maxLen || uint64(vlen) > maxLen {
+	n := nlen + vlen
+	if n+Overhead > t.capacity || uint64(nlen) > maxLen || uint64(vlen) > maxLen {
 		for t.Len() > 0 {
 			t.evictOldest()
 		}
 		return 0, false
 	}
-	for t.size+size > t.capacity {
+	for t.size+n+Overhead > t.capacity {
 		t.evictOldest()
 	}
 	if t.Len() == len(t.ents) {
 		t.growRing()
 	}
-	return t.place(nlen + vlen), true
-}
-
-// maxLen bounds a name or value so that entry lengths fit in uint32.
-const maxLen = 1<<32 - 1
-
-// commit records the entry written at p.
-func (t *Table) commit(p, nlen, vlen int, tag uint8, hn, hf uint32) {
-	abs := t.inserted
-	t.ents[abs&t.mask()] = Entry{off: p, nlen: uint32(nlen), vlen: uint32(vlen), tag: tag}
-	t.inserted++
-	t.size += nlen + vlen + Overhead
-	if t.indexed {
-		t.index.add(abs, t.mask(), hn, hf)
-	}
-}
-
-// place returns the offset for n bytes after the live entries, growing the
-// arena when they do not fit. With live bytes B and B+n < capacity (the RFC
-// accounting leaves at least 32 per entry), an arena of 2*capacity always
-// has room: when the data does not wrap and the end lacks room, the live
-// region starts past 2c-n-B > c > n; when it wraps, the gap between the
-// newest and oldest entry is the wrap point minus B, and the wrap point lies
-// past 2c minus the (live, so < c) entry that wrapped.
-func (t *Table) place(n int) int {
 	if t.Len() == 0 {
 		if n <= len(t.arena) {
-			return 0
+			return 0, true
 		}
-		return t.grow(n)
+		return t.grow(n), true
 	}
 	oldest := &t.ents[t.first&t.mask()]
 	newest := &t.ents[(t.inserted-1)&t.mask()]
@@ -209,15 +198,25 @@ func (t *Table) place(n int) int {
 	// for empty entries.
 	if newest.off >= tail { // not wrapped: live bytes are [tail, head)
 		if len(t.arena)-head >= n {
-			return head
+			return head, true
 		}
 		if tail > n {
-			return 0
+			return 0, true
 		}
 	} else if tail-head > n { // wrapped: free bytes are [head, tail)
-		return head
+		return head, true
 	}
-	return t.grow(n)
+	return t.grow(n), true
+}
+
+// maxLen bounds a name or value so that entry lengths fit in uint32.
+const maxLen = 1<<32 - 1
+
+// commit records the entry written at p (the caller indexes it).
+func (t *Table) commit(p, nlen, vlen int, tag uint8) {
+	t.ents[t.inserted&t.mask()] = Entry{off: p, nlen: uint32(nlen), vlen: uint32(vlen), tag: tag}
+	t.inserted++
+	t.size += nlen + vlen + Overhead
 }
 
 // grow moves the live entries to the start of a larger arena and returns
