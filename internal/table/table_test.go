@@ -137,7 +137,7 @@ var (
 // or of a length near the capacity.
 func pick(pool []string, r uint64, capacity int) string {
 	if r%8 == 7 {
-		n := int(r>>3) % (capacity + 8)
+		n := int(r >> 3 % uint64(capacity+8)) // the remainder before int: ints may have 32 bits
 		return strings.Repeat(string(rune('p'+r>>12%4)), n)
 	}
 	return pool[r%uint64(len(pool))]
@@ -175,10 +175,10 @@ func run(ops []uint64, indexed bool) string {
 			rel2 := r >> 8 % uint64(t.Len())
 			n1, v1, _ := t.Get(rel1)
 			_, v2, _ := t.Get(rel2)
-			name := n1[int(r>>16)%(len(n1)+1):]
+			name := n1[r>>16%uint64(len(n1)+1):]
 			value := v2
 			if r>>24%2 == 0 {
-				value = v1[:int(r>>25)%(len(v1)+1)]
+				value = v1[:r>>25%uint64(len(v1)+1)]
 			}
 			ns, vs := string(name), string(value)
 			if got, want := t.Add(name, value), m.add(ns, vs); got != want {
@@ -224,7 +224,7 @@ func run(ops []uint64, indexed bool) string {
 			if r%2 == 1 {
 				rest++
 			}
-			n := min(int(r>>1)%(rest+1), rest)
+			n := min(int(r>>1%uint64(rest+1)), rest)
 			name, value := strings.Repeat("e", n), strings.Repeat("f", rest-n)
 			if got, want := t.AddString(name, value), m.add(name, value); got != want {
 				return fmt.Sprintf("step %d: exact Add = %v, want %v", step, got, want)
