@@ -183,26 +183,36 @@ func xnetSections(b *testing.B, fs []field) (first, second []byte) {
 var emptyTable = []byte{0x20, 0x3f, 0xe1, 0x1f}
 
 // benchHPACKDecode decodes block in each iteration with decoders primed by
-// decoding prime (if any), then block, once: hqpack into a countSink (zero
-// copy) and into a fastpath.SinkList (copies every name and value into its
-// arena), x/net into an emit func that counts the strings it is given.
+// decoding prime (if any), then block, once: see benchHPACKDecodeTurns.
 func benchHPACKDecode(b *testing.B, prime, block []byte, fs []field) {
+	benchHPACKDecodeTurns(b, [][]byte{prime}, [][]byte{block}, fs)
+}
+
+// benchHPACKDecodeTurns decodes one of blocks in each iteration, in turn,
+// with decoders primed by decoding primes, then each block, once: hqpack
+// into a countSink (zero copy) and into a fastpath.SinkList (copies every
+// name and value into its arena), x/net into an emit func that counts the
+// strings it is given. Every block must decode to fs's counts.
+func benchHPACKDecodeTurns(b *testing.B, primes, blocks [][]byte, fs []field) {
 	w := want(fs)
+	warm := append(append([][]byte(nil), primes...), blocks...)
 	b.Run("impl=hqpack", func(b *testing.B) {
 		var d hpack.Decoder
 		d.Init(hpack.DecoderConfig{})
 		var s countSink
-		for _, p := range [][]byte{prime, block} {
+		for _, p := range warm {
 			if err := d.Decode(p, &s); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.ReportAllocs()
+		i := 0
 		for b.Loop() {
 			s = countSink{}
-			if err := d.Decode(block, &s); err != nil {
+			if err := d.Decode(blocks[i%len(blocks)], &s); err != nil {
 				b.Fatal(err)
 			}
+			i++
 		}
 		if s.fieldStats != w {
 			b.Fatalf("decoded %+v, want %+v", s.fieldStats, w)
@@ -212,17 +222,19 @@ func benchHPACKDecode(b *testing.B, prime, block []byte, fs []field) {
 		var d hpack.Decoder
 		d.Init(hpack.DecoderConfig{})
 		var s fastpath.SinkList
-		for _, p := range [][]byte{prime, block} {
+		for _, p := range warm {
 			if err := d.Decode(p, &s); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.ReportAllocs()
+		i := 0
 		for b.Loop() {
 			s.Reset()
-			if err := d.Decode(block, &s); err != nil {
+			if err := d.Decode(blocks[i%len(blocks)], &s); err != nil {
 				b.Fatal(err)
 			}
+			i++
 		}
 		if s.Len() != w.fields || s.Bytes() != w.bytes {
 			b.Fatalf("decoded %d fields of %d bytes, want %+v", s.Len(), s.Bytes(), w)
@@ -242,12 +254,15 @@ func benchHPACKDecode(b *testing.B, prime, block []byte, fs []field) {
 				b.Fatal(err)
 			}
 		}
-		decode(prime)
-		decode(block)
+		for _, p := range warm {
+			decode(p)
+		}
 		b.ReportAllocs()
+		i := 0
 		for b.Loop() {
 			s = fieldStats{}
-			decode(block)
+			decode(blocks[i%len(blocks)])
+			i++
 		}
 		if s != w {
 			b.Fatalf("decoded %+v, want %+v", s, w)
@@ -284,6 +299,23 @@ func BenchmarkHPACKDecodeRequestColdPlain(b *testing.B) {
 func BenchmarkHPACKDecodeRequestWarm(b *testing.B) {
 	first, second := xnetSections(b, request)
 	benchHPACKDecode(b, first, second, request)
+}
+
+// BenchmarkHPACKDecodeRequestWarmTurns decodes, in turn, two all-indexed
+// requests that differ in :path (its page number) on a connection whose
+// table holds both: no section repeats the one before, so hqpack's decoder
+// cannot deliver a section from memory (Decode's repeat) and decodes every
+// line, as on a connection whose requests keep changing.
+func BenchmarkHPACKDecodeRequestWarmTurns(b *testing.B) {
+	rs := requestPaths()
+	var buf bytes.Buffer
+	e := xhpack.NewEncoder(&buf)
+	var sections [][]byte
+	for _, r := range [][]field{rs[0], rs[1], rs[0], rs[1]} {
+		xnetEncode(b, e, &buf, r)
+		sections = append(sections, bytes.Clone(buf.Bytes()))
+	}
+	benchHPACKDecodeTurns(b, sections[:2], sections[2:], request)
 }
 
 // BenchmarkHPACKDecodeResponse decodes the response's second section from

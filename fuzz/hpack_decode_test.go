@@ -20,7 +20,8 @@ import (
 // input is a table size, an options byte and records: a kind byte (its top
 // bit sets a new table size, (kind&0x3f)*64, before the section; the next
 // bit makes the payload a program for buildHPACK instead of the section
-// itself), a length byte and the section.
+// itself; without the top bit, 0x20 decodes the section three times in a
+// row, which Decode may remember), a length byte and the section.
 //
 // It checks that our decoder never panics, stays within the limits it was
 // given (section size, string length, table capacity), returns only typed
@@ -59,6 +60,9 @@ func FuzzHPACKDecode(f *testing.F) {
 	// entry, static and dynamic, with Huffman and raw strings.
 	f.Add(uint16(4096), uint8(0), rec([]byte{0x40}, "0300056865 6c6c6f 003d 003c 2b 046e616d65 03766 16c 6b 0478797a77 0561626364 65 00 3c 07 00 00 3d"))
 	f.Add(uint16(256), uint8(0x80), rec([]byte{0x40, 0xc4}, "ab0a637573746f6d2d6b6579 0c637573746f6d2d76616c7565 003d 0c 3c 0378787 8 1c 05 0376616c", "00 3d 00 3e 07 01 003d"))
+	// A section of indexed lines three times, which Decode then delivers
+	// from memory, and again after an insert changed what it refers to.
+	f.Add(uint16(4096), uint8(0), rec([]byte{0, 0x20, 0, 0x20}, "400178017a", "82be", "4001790161", "82be"))
 	// Truncation, bad indexes, bad Huffman, a long integer.
 	f.Add(uint16(4096), uint8(0x50), rec([]byte{0}, "4185", "80", "c0", "0081ff0100", "0f8080808080808080808000"))
 	f.Fuzz(func(t *testing.T, setting uint16, opts uint8, data []byte) {
@@ -69,8 +73,17 @@ func FuzzHPACKDecode(f *testing.F) {
 			if kind&0x40 != 0 {
 				sec = buildHPACK(sec)
 			}
-			if !ok || !d.section(t, i, kind, sec) {
+			if !ok {
 				return
+			}
+			n := 1
+			if kind&0xa0 == 0x20 {
+				n = 3
+			}
+			for range n {
+				if !d.section(t, i, kind, sec) {
+					return
+				}
 			}
 		}
 	})
