@@ -9,13 +9,15 @@ import (
 // and while the table does not change, the same bytes refer to the same
 // entries: Decode hands such a section, when it repeats the last one byte
 // for byte, the fields remembered from last time without decoding it. On a
-// warm connection that is a repeated request (a gRPC method called again,
-// a poll) and, on a client, a repeated response or trailer section
-// (`:status 200` and `content-type: application/grpc`, `grpc-status: 0`).
+// warm connection that is a repeated request (a gRPC method called again
+// without a deadline, a poll) and, on a client, a repeated response or
+// trailer section (`:status 200` and `content-type: application/grpc`,
+// `grpc-status: 0`).
 //
-// Remembering a section costs a scan and a copy of its bytes; its fields
-// are looked up only when it comes a second time, so sections that do not
-// repeat pay little. Only Decode remembers: Write sees sections in pieces.
+// Remembering a section costs a comparison and a copy of its bytes; its
+// fields are looked up only when it comes a second time, so sections that
+// do not repeat pay little. Only Decode remembers: Write sees sections in
+// pieces.
 
 // repeatMax bounds the sections remembered, in bytes (and so in fields).
 const repeatMax = 64
