@@ -1,6 +1,7 @@
 package fastpath
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/hqpack/hqpack/internal/wire"
@@ -116,22 +117,24 @@ func (m *SectionMemo) Save(l *FieldList, from int) bool {
 // sameShape reports whether fs's headers are the ones m holds, but for the
 // raw Content-Length's number, which it returns (-1 when there is none).
 // That field must still be raw: one with the same name, flags and empty
-// value that Add made has no number.
+// value that Add made has no number. The number is first copied into m's
+// shape, so that one comparison covers the rest; the memo is the
+// encoder's own, and nothing reads that word of it.
 func (m *SectionMemo) sameShape(fs []listField) (cl int64, ok bool) {
 	h := headers(fs)
 	if len(h) != len(m.shape) {
 		return -1, false
 	}
-	c := m.cl
-	if c < 0 || c >= len(fs) { // no raw Content-Length (or the zero memo)
-		return -1, h == string(m.shape)
+	if c := m.cl; c >= 0 && c < len(fs) { // a raw Content-Length (not the zero memo)
+		cl = fs[c].raw
+		if cl < 0 {
+			return -1, false
+		}
+		binary.NativeEndian.PutUint64(m.shape[c*fieldSize+int(unsafe.Offsetof(listField{}.raw)):], uint64(cl))
+	} else {
+		cl = -1
 	}
-	o := c*fieldSize + int(unsafe.Offsetof(listField{}.raw))
-	if h[:o] != string(m.shape[:o]) || h[o+8:] != string(m.shape[o+8:]) {
-		return -1, false
-	}
-	cl = fs[c].raw
-	return cl, cl >= 0
+	return cl, h == string(m.shape)
 }
 
 // check adds a check of s, whose header is at off, against st, the static
