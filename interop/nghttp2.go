@@ -64,7 +64,7 @@ func nghttp2Error(call string, rv C.int) error {
 	if rv >= 0 {
 		return nil
 	}
-	return &Error{call, int(rv), C.GoString(C.nghttp2_strerror(rv))}
+	return &Error{call, int(rv), C.GoString(C.nghttp2_strerror(rv)), -1}
 }
 
 // HPACKDeflater is nghttp2's HPACK encoder.

@@ -122,20 +122,26 @@ import (
 )
 
 // Error is an error code of nghttp2 or nghttp3, with the call that
-// returned it.
+// returned it, and the stream it was decoding (-1 for none).
 type Error struct {
-	Call string
-	Code int
-	Text string
+	Call   string
+	Code   int
+	Text   string
+	Stream int64
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s (%d)", e.Call, e.Text, e.Code) }
+func (e *Error) Error() string {
+	if e.Stream >= 0 {
+		return fmt.Sprintf("stream %d: %s: %s (%d)", e.Stream, e.Call, e.Text, e.Code)
+	}
+	return fmt.Sprintf("%s: %s (%d)", e.Call, e.Text, e.Code)
+}
 
 func nghttp3Error(call string, rv C.int) error {
 	if rv >= 0 {
 		return nil
 	}
-	return &Error{call, int(rv), C.GoString(C.nghttp3_strerror(rv))}
+	return &Error{call, int(rv), C.GoString(C.nghttp3_strerror(rv)), -1}
 }
 
 // QPACKEncoder is nghttp3's QPACK encoder. Its decisions (what to insert,
@@ -285,14 +291,23 @@ func (d *QPACKDecoder) feed(b *blockedSection) (done bool, err error) {
 	return false, fmt.Errorf("nghttp3_qpack_decoder_read_request: section incomplete, %d bytes left", len(b.rest))
 }
 
-// Unblock feeds every held section again, after ReadEncoderStream, and
-// returns the fields of those that are now complete, by stream.
+// Unblock feeds again every held section whose Required Insert Count the
+// inserts have reached, as an HTTP/3 stack over nghttp3 does after
+// ReadEncoderStream, and returns the fields of those now complete, by
+// stream.
 func (d *QPACKDecoder) Unblock() (map[int64][]Field, error) {
 	done := map[int64][]Field{}
+	icnt := C.nghttp3_qpack_decoder_get_icnt(d.d)
 	for stream, b := range d.blocked {
+		if C.nghttp3_qpack_stream_context_get_ricnt(b.s) > icnt {
+			continue
+		}
 		ok, err := d.feed(b)
 		if err != nil {
-			return nil, fmt.Errorf("stream %d: %w", stream, err)
+			if e, isLib := err.(*Error); isLib {
+				e.Stream = stream
+			}
+			return nil, err
 		}
 		if ok {
 			done[stream] = b.got
