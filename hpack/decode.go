@@ -299,6 +299,11 @@ func (d *Decoder) End() error {
 	if len(d.buf) > 0 {
 		return d.fail(d.pos, ErrTruncated)
 	}
+	// A section with no field still owes the size update (RFC 7541 §4.2:
+	// the first header block after the change starts with it).
+	if err := d.start(); err != nil {
+		return d.fail(d.pos, err)
+	}
 	err := d.stream
 	// One section of huge strings must not pin its buffers for the life of
 	// the connection.

@@ -93,6 +93,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"third update", DecoderConfig{}, 0, decBytes(0x20, 0x20, 0x20), ErrSizeUpdate, 2},
 		{"missing update after lowering", DecoderConfig{}, 100, decBytes(0x82), ErrSizeUpdate, 0},
 		{"missing update after lowering to 0", DecoderConfig{}, -1, decBytes(0x82), ErrSizeUpdate, 0},
+		{"empty section after lowering", DecoderConfig{}, 100, nil, ErrSizeUpdate, 0},
 		{"update above lowered setting", DecoderConfig{}, 100, decUpdate(nil, 101), ErrSizeUpdate, 0},
 		{"section too large", DecoderConfig{MaxSectionSize: 100}, 0, decBytes(0x82, 0x84, 0x86), ErrSectionTooLarge, 2},
 		{"too many fields", DecoderConfig{MaxFields: 2}, 0, decBytes(0x82, 0x84, 0x86), ErrSectionTooLarge, 2},
@@ -175,14 +176,18 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	if _, capacity := d.TableSize(); capacity != 3000 {
 		t.Fatalf("capacity %d, want 3000", capacity)
 	}
-	// Raising the setting needs no update; an empty section leaves a
-	// required one pending.
+	// Raising the setting needs no update; after lowering it, an empty
+	// section owes it too (RFC 7541 §4.2: the first header block after
+	// the change; nghttp2 rejects it as well), and one of just the update
+	// pays it.
 	d.SetMaxTableSize(8000)
 	ok(decBytes(0x82))
 	d.SetMaxTableSize(10)
+	ok(decUpdate(nil, 10))
 	ok(nil)
-	if err := d.Decode(decBytes(0x82), decNop{}); !errors.Is(err, ErrSizeUpdate) {
-		t.Fatalf("missing update after an empty section: %v", err)
+	d.SetMaxTableSize(5)
+	if err := d.Decode(nil, decNop{}); !errors.Is(err, ErrSizeUpdate) {
+		t.Fatalf("empty section after lowering: %v", err)
 	}
 	// Lowering to a size the table already fits in needs no update
 	// (as nghttp2 reads RFC 7541 §4.2).
