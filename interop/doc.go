@@ -4,9 +4,10 @@
 // hqpack's decoders, with the dynamic tables, table-size changes,
 // blocked streams and acknowledgments (the decoder stream of each side is
 // read by the other). It also sets their compression beside hqpack's on
-// the public corpora, and fuzzes hqpack's QPACK decoder against nghttp3's
-// (FuzzNghttp3Decode): the only dynamic-table QPACK decoder it can be
-// compared with, as no Go one has a dynamic table.
+// the public corpora, and fuzzes hqpack's decoders against theirs on the
+// same bytes (FuzzNghttp2Decode, FuzzNghttp3Decode): nghttp3's is the only
+// dynamic-table QPACK decoder hqpack's can be compared with, as no Go one
+// has a dynamic table.
 //
 // The package wraps the libraries through cgo, so it builds only with the
 // build tag interop and the libraries' headers installed (Debian:

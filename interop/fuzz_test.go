@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/hpack"
 	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/hqpack/hqpack/qpack"
 )
@@ -285,4 +286,90 @@ func oversized(sec []byte, maxEntries, inserts uint64) bool {
 		}
 	}
 	return ric > used
+}
+
+// FuzzNghttp2Decode decodes the same HPACK header blocks with hqpack's
+// decoder and nghttp2's: a table-size byte (the SETTINGS_HEADER_TABLE_SIZE
+// both allow from the start, the peer starting at 4096), then blocks, each
+// a length byte and its bytes. Both must accept or reject each block
+// alike and decode the same fields, never-indexed bits included; but
+// hqpack rejects more than two size updates at the start of a block,
+// which nghttp2 accepts.
+func FuzzNghttp2Decode(f *testing.F) {
+	block := func(hexes ...string) []byte {
+		var b []byte
+		for _, h := range hexes {
+			p, err := hex.DecodeString(h)
+			if err != nil {
+				panic(err)
+			}
+			b = append(b, byte(len(p)))
+			b = append(b, p...)
+		}
+		return b
+	}
+	// RFC 7541 C.4 (requests with Huffman) and C.6 (responses, a 256-byte
+	// table that evicts).
+	f.Add(uint8(2), block("828684418cf1e3c2e5f23a6ba0ab90f4ff", "828684be5886a8eb10649cbf", "828785bf408825a849e95ba97d7f8925a849e95bb8e8b4bf"))
+	f.Add(uint8(1), block("3fe1014883640effc25a839bd9ab77ad94e7821dd7f2e6c7b335dfdfcd5b3960d5af27087f3672c1ab270fb5291f9587316065c003ed4ee5b1063d5007",
+		"4883640effc1c0bf", "88c16196d07abe941054d444a8200595040b8166e084a62d1bffc05a839bd9ab77ad94e7821dd7f2e6c7b335dfdfcd5b3960d5af27087f3672c1ab270fb5291f9587316065c003ed4ee5b1063d5007"))
+	// Size updates, a never-indexed literal, a bad index.
+	f.Add(uint8(0), block("2082", "3fe11f1004617574680570617373", "be"))
+	// An empty block while an update is owed.
+	f.Add(uint8(0), block(""))
+	f.Fuzz(func(t *testing.T, cfg uint8, data []byte) {
+		if err := nghttp2Differential(cfg, data); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func nghttp2Differential(cfg uint8, data []byte) error {
+	size := []int{0, 256, 4096}[int(cfg)%3]
+	theirs, err := NewHPACKInflater()
+	if err != nil {
+		return err
+	}
+	defer theirs.Close()
+	if err := theirs.SetMaxTableSize(size); err != nil {
+		return err
+	}
+	var ours hpack.Decoder
+	ours.Init(hpack.DecoderConfig{MaxTableSize: hqpackTableSize(size), MaxSectionSize: 1 << 30})
+	var sink fastpath.SinkList
+	for len(data) > 0 {
+		n := int(data[0])
+		p := data[1:min(1+n, len(data))]
+		data = data[1+len(p):]
+		sink.Reset()
+		e1 := ours.Decode(p, &sink)
+		fs, e2 := theirs.Decode(p)
+		if errors.Is(e1, hpack.ErrSizeUpdate) && e2 == nil && leadingUpdates(p) > 2 {
+			return nil // hqpack allows two, RFC 7541 §4.2's "at most two"; nghttp2 any number
+		}
+		if (e1 == nil) != (e2 == nil) {
+			return fmt.Errorf("block %x: hqpack %v, nghttp2 %v", p, e1, e2)
+		}
+		if e1 != nil {
+			return nil
+		}
+		if err := sameFields(sinkFields(&sink), fs); err != nil {
+			return fmt.Errorf("block %x: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// leadingUpdates counts the Dynamic Table Size Updates a block starts with.
+func leadingUpdates(p []byte) int {
+	n := 0
+	for len(p) > 0 && p[0]&0xe0 == 0x20 {
+		_, l, err := wire.ReadInt(p, 5)
+		if err != nil {
+			break
+		}
+		p = p[l:]
+		n++
+	}
+	return n
 }
