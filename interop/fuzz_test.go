@@ -29,7 +29,8 @@ import (
 // hqpack rejects an insert larger than the table as soon as its lengths
 // are read, and an integer at its tenth continuation byte (RFC 7541 §5.1
 // lets a decoder limit an integer's octets), where nghttp3 waits for the
-// rest of the instruction. nghttp3 in turn rejects a bad Huffman string
+// rest of the instruction; nghttp3 refuses names over 256 bytes, which
+// hqpack takes. nghttp3 in turn rejects a bad Huffman string
 // as soon as it sees the bad bits, and hqpack once the string is whole:
 // there the script completes the instruction for hqpack. And nghttp3
 // rejects a section whose Required Insert Count is larger than its
@@ -95,6 +96,9 @@ func nghttp3Differential(cfg uint8, data []byte) error {
 			if (errors.Is(e1, qpack.ErrCapacity) || errors.Is(e1, qpack.ErrIntegerOverflow)) && e2 == nil {
 				return nil // hqpack rejected it early, nghttp3 waits for more
 			}
+			if e1 == nil && nghttp3Limit(e2) {
+				return nil
+			}
 			if e1 == nil && e2 != nil {
 				// nghttp3 decodes a Huffman string as it arrives and may
 				// reject it early; hqpack must reject the instruction once
@@ -126,7 +130,7 @@ func nghttp3Differential(cfg uint8, data []byte) error {
 		if errors.Is(e1, qpack.ErrTooManyBlocked) && b2 {
 			return nil // nghttp3 does not count
 		}
-		if e1 == nil && e2 != nil && oversized(p, uint64(capacity/32), inserts) {
+		if e1 == nil && (nghttp3Limit(e2) || e2 != nil && oversized(p, uint64(capacity/32), inserts)) {
 			return nil
 		}
 		sections[stream] = section{p, inserts}
@@ -145,6 +149,14 @@ func nghttp3Differential(cfg uint8, data []byte) error {
 	return nil
 }
 
+// nghttp3Limit reports whether err is nghttp3's refusal of a name longer
+// than 256 bytes or a value longer than 64 KiB, limits of its own
+// (NGHTTP3_QPACK_MAX_NAMELEN and MAX_VALUELEN) that hqpack does not have.
+func nghttp3Limit(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == errQPACKHeaderTooLarge
+}
+
 // errStop ends a script where both decoders failed alike.
 var errStop = errors.New("both decoders failed")
 
@@ -152,6 +164,9 @@ var errStop = errors.New("both decoders failed")
 // and compares them. It returns errStop when both fail on them.
 func sameUnblocked(ours *qpack.Decoder, theirs *QPACKDecoder, sink *fastpath.SinkList, sections map[int64]section, maxEntries uint64) error {
 	done, e2 := theirs.Unblock()
+	if nghttp3Limit(e2) {
+		return errStop // nghttp3's own limit; hqpack's decoding is left unchecked
+	}
 	var failed *Error
 	if errors.As(e2, &failed) && failed.Stream >= 0 {
 		if sec := sections[failed.Stream]; oversized(sec.bytes, maxEntries, sec.inserts) {

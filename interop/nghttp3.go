@@ -137,6 +137,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s (%d)", e.Call, e.Text, e.Code)
 }
 
+// errQPACKHeaderTooLarge is NGHTTP3_ERR_QPACK_HEADER_TOO_LARGE: a name or
+// value over nghttp3's own limits.
+const errQPACKHeaderTooLarge = C.NGHTTP3_ERR_QPACK_HEADER_TOO_LARGE
+
 func nghttp3Error(call string, rv C.int) error {
 	if rv >= 0 {
 		return nil
