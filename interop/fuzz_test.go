@@ -72,6 +72,7 @@ func FuzzNghttp3Decode(f *testing.F) {
 
 func nghttp3Differential(cfg uint8, data []byte) error {
 	capacity := []int{0, 100, 220, 4096}[cfg&3]
+	maxEntries := uint64(capacity / 32)
 	const blocked = 8
 	theirs, err := NewQPACKDecoder(capacity, blocked)
 	if err != nil {
@@ -112,7 +113,7 @@ func nghttp3Differential(cfg uint8, data []byte) error {
 			if e1 != nil {
 				return nil
 			}
-			if err := sameUnblocked(&ours, theirs, &sink, sections, uint64(capacity/32)); err == errStop {
+			if err := sameUnblocked(&ours, theirs, &sink, sections, maxEntries); err == errStop {
 				return nil
 			} else if err != nil {
 				return err
@@ -130,7 +131,7 @@ func nghttp3Differential(cfg uint8, data []byte) error {
 		if errors.Is(e1, qpack.ErrTooManyBlocked) && b2 {
 			return nil // nghttp3 does not count
 		}
-		if e1 == nil && (nghttp3Limit(e2) || e2 != nil && oversized(p, uint64(capacity/32), inserts)) {
+		if e1 == nil && (nghttp3Limit(e2) || e2 != nil && oversized(p, maxEntries, inserts)) {
 			return nil
 		}
 		sections[stream] = section{p, inserts}

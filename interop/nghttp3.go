@@ -186,12 +186,17 @@ func (e *QPACKEncoder) ReadDecoderStream(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
-	n := C.nghttp3_qpack_encoder_read_decoder(e.e, ptr(b), C.size_t(len(b)))
+	return readAll("nghttp3_qpack_encoder_read_decoder", C.nghttp3_qpack_encoder_read_decoder(e.e, ptr(b), C.size_t(len(b))), b)
+}
+
+// readAll turns what a call that reads a stream returned, n, into an
+// error: nghttp3's, or a short read of b.
+func readAll(call string, n C.nghttp3_ssize, b []byte) error {
 	if n < 0 {
-		return nghttp3Error("nghttp3_qpack_encoder_read_decoder", C.int(n))
+		return nghttp3Error(call, C.int(n))
 	}
 	if int(n) != len(b) {
-		return fmt.Errorf("nghttp3_qpack_encoder_read_decoder read %d of %d bytes", n, len(b))
+		return fmt.Errorf("%s read %d of %d bytes", call, n, len(b))
 	}
 	return nil
 }
@@ -225,9 +230,10 @@ type QPACKDecoder struct {
 }
 
 type blockedSection struct {
-	s    *C.nghttp3_qpack_stream_context
-	rest []byte
-	got  []Field
+	stream int64
+	s      *C.nghttp3_qpack_stream_context
+	rest   []byte
+	got    []Field
 }
 
 // NewQPACKDecoder returns an nghttp3 decoder that announced capacity as
@@ -246,14 +252,7 @@ func (d *QPACKDecoder) ReadEncoderStream(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
-	n := C.nghttp3_qpack_decoder_read_encoder(d.d, ptr(b), C.size_t(len(b)))
-	if n < 0 {
-		return nghttp3Error("nghttp3_qpack_decoder_read_encoder", C.int(n))
-	}
-	if int(n) != len(b) {
-		return fmt.Errorf("nghttp3_qpack_decoder_read_encoder read %d of %d bytes", n, len(b))
-	}
-	return nil
+	return readAll("nghttp3_qpack_decoder_read_encoder", C.nghttp3_qpack_decoder_read_encoder(d.d, ptr(b), C.size_t(len(b))), b)
 }
 
 // DecodeSection decodes a whole field section of stream. blocked is true
@@ -266,7 +265,7 @@ func (d *QPACKDecoder) DecodeSection(stream int64, section []byte) (fields []Fie
 	if s == nil {
 		return nil, false, errors.New("nghttp3_qpack_stream_context_new failed")
 	}
-	b := &blockedSection{s: s, rest: section}
+	b := &blockedSection{stream: stream, s: s, rest: section}
 	done, err := d.feed(b)
 	if err != nil || done {
 		C.nghttp3_qpack_stream_context_del(s)
@@ -277,13 +276,15 @@ func (d *QPACKDecoder) DecodeSection(stream int64, section []byte) (fields []Fie
 }
 
 // feed gives nghttp3 what is left of b's section; done is false when it
-// blocked.
+// blocked. nghttp3's error names b's stream.
 func (d *QPACKDecoder) feed(b *blockedSection) (done bool, err error) {
 	var state C.int
 	n := C.hq3_read_request(d.d, b.s, ptr(b.rest), C.size_t(len(b.rest)), &d.out, &state)
 	b.got = append(b.got, parseFields(take(&d.out))...)
 	if n < 0 {
-		return false, nghttp3Error("nghttp3_qpack_decoder_read_request", C.int(n))
+		err := nghttp3Error("nghttp3_qpack_decoder_read_request", C.int(n)).(*Error)
+		err.Stream = b.stream
+		return false, err
 	}
 	b.rest = b.rest[n:]
 	switch state {
@@ -308,9 +309,6 @@ func (d *QPACKDecoder) Unblock() (map[int64][]Field, error) {
 		}
 		ok, err := d.feed(b)
 		if err != nil {
-			if e, isLib := err.(*Error); isLib {
-				e.Stream = stream
-			}
 			return nil, err
 		}
 		if ok {
