@@ -40,27 +40,28 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 		}
 	}
 	for {
-		var rest, srcRest []byte
-		end := min(len(out), start+maxLen)
-		rest, srcRest, acc, nb = huffmanDecodeFast(out[n:end], src[i:], acc, nb)
-		n = end - len(rest)
-		i = len(src) - len(srcRest)
+		if len(src)-i >= 8 { // else the call would do nothing
+			n, i, acc, nb = huffmanDecodeFast(out[:min(len(out), start+maxLen)], n, src, i, acc, nb)
+		}
 
 		if r := len(src) - i; r < 8 {
 			// The last bytes, in one go: the 128 bits of acc's nb and
 			// the r bytes left, padded with 1s (see huffmanDecodeTail).
+			// The shifts are written so that each count is known to be
+			// below 64 (r <= 7, nb <= 63), sparing Go's checks for larger
+			// ones; a whole-word shift is two shifts.
 			var t uint64
 			if len(src) >= 8 {
-				t = binary.BigEndian.Uint64(src[len(src)-8:]) << (64 - 8*uint(r))
+				t = binary.BigEndian.Uint64(src[len(src)-8:]) << 8 << ((56 - 8*uint(r)) & 63)
 			} else {
 				t = loadShort(src[i:])
 			}
-			t |= 1<<(64-8*uint(r)) - 1
-			hi := acc | t>>nb
-			lo := t<<(64-nb) | (1<<(64-nb) - 1)
+			t |= ^uint64(0) >> (8 * uint(r) & 63)
+			hi := acc | t>>(nb&63)
+			lo := t<<1<<((63-nb)&63) | ^uint64(0)>>(nb&63)
 			var left uint
 			n, left, hi = huffmanDecodeTail(out, n, min(len(out)-4, start+maxLen-3), hi, lo, nb+8*uint(r))
-			if left <= 7 && hi>>(64-left) == 1<<left-1 {
+			if left <= 7 && hi|^uint64(0)>>(left&63) == ^uint64(0) {
 				return out[:n], nil // the rest is valid padding (or nothing)
 			}
 			// A long code, the end of the room, or bad padding: resume
@@ -118,15 +119,16 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 }
 
 // huffmanDecodeFast is the single-stream hot loop: while src has 8 more
-// bytes and out has room for 3 lookups, refill acc with one load and do 3
-// lookups, which take at most 48 of its 56+ bits. It returns the unused
-// parts of out and src, and stops before a long code.
+// bytes from i and out has room for 3 lookups from n, refill acc with one
+// load and do 3 lookups, which take at most 48 of its 56+ bits. It returns
+// the new n and i, and stops before a long code.
 //
 // The critical path is acc -> index -> table load -> shift of acc; the rest
 // is kept off it and short. Reslicing out and src instead of keeping indexes
 // leaves few live values, so the compiler keeps acc in a register.
-func huffmanDecodeFast(out, src []byte, acc uint64, nb uint) ([]byte, []byte, uint64, uint) {
+func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint) (int, int, uint64, uint) {
 	t := &huffmanDecodeTable
+	out, src := dst[n:], in[i:]
 	for len(src) >= 8 && len(out) >= 10 {
 		acc |= binary.BigEndian.Uint64(src) >> (nb & 63)
 		src = src[(63-nb)&63>>3:]
@@ -159,7 +161,7 @@ func huffmanDecodeFast(out, src []byte, acc uint64, nb uint) ([]byte, []byte, ui
 		acc <<= e & 63
 		nb -= uint(e & 63)
 	}
-	return out, src, acc, nb
+	return len(dst) - len(out), len(in) - len(src), acc, nb
 }
 
 // huffmanDecodeTail decodes the last bits of a string, left bits at the top
