@@ -403,10 +403,12 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 
 func (d *Decoder) literal(p []byte, prefix uint8, f fastpath.Flags, index bool, sink fastpath.Sink) (int, error) {
 	d.mixed = true
-	// The name index almost always fits the prefix: read it without a call.
-	i, n := uint64(p[0]&(1<<prefix-1)), 1
+	// The name index almost always fits the prefix: read it without a
+	// call. (prefix&7 tells the compiler the shift is small.)
+	m := uint64(1)<<(prefix&7) - 1
+	i, n := uint64(p[0])&m, 1
 	var err error
-	if i == 1<<prefix-1 {
+	if i == m {
 		if i, n, err = wire.ReadInt(p, prefix); err != nil {
 			return 0, err
 		}

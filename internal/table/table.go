@@ -26,6 +26,10 @@ type Table struct {
 
 	ents  []Entry // ring, len a power of two, abs&mask
 	arena []byte
+	// arena[head:run] is free: no live entry's bytes lie there. Inserts
+	// that fit it take it from the front; evictions only free more, so
+	// it stays safe; prepare's placements set it anew (settle).
+	head, run int
 	// scratch holds an insert's bytes when they alias the place they go to.
 	scratch []byte
 
@@ -51,6 +55,7 @@ func (t *Table) Init(capacity int, indexed bool) {
 	t.capacity = capacity
 	t.size = 0
 	t.first, t.inserted = 0, 0
+	t.head, t.run = 0, 0
 	t.indexed = indexed
 	// Keep memory sized for this capacity; release what a larger one left.
 	if len(t.arena) > twice(capacity) {
@@ -120,19 +125,29 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 	if t.indexed {
 		hn, hf = hashBytes(&t.index, name, value)
 	}
-	p, ok := t.prepare(len(name), len(value))
-	if !ok {
-		return false
-	}
-	dst := t.arena[p : p+len(name)+len(value)]
-	if overlaps(dst, name) || overlaps(dst, value) {
-		// The bytes come from an entry this insert evicted and whose space
-		// it reuses: copy them out before writing over them.
-		t.scratch = append(append(t.scratch[:0], name...), value...)
-		copy(dst, t.scratch)
+	p := t.head
+	if n := len(name) + len(value); t.fits(n) {
+		// Free bytes, which name and value cannot alias.
+		a := t.arena[p:]
+		copy(a, name)
+		copy(a[len(name):], value)
+		t.head = p + n
 	} else {
-		copy(dst, name)
-		copy(dst[len(name):], value)
+		var ok bool
+		if p, ok = t.prepare(len(name), len(value)); !ok {
+			return false
+		}
+		dst := t.arena[p : p+n]
+		if overlaps(dst, name) || overlaps(dst, value) {
+			// The bytes come from an entry this insert evicted and whose
+			// space it reuses: copy them out before writing over them.
+			t.scratch = append(append(t.scratch[:0], name...), value...)
+			copy(dst, t.scratch)
+		} else {
+			copy(dst, name)
+			copy(dst[len(name):], value)
+		}
+		t.settle(p, n)
 	}
 	t.commit(p, len(name), len(value), tag)
 	if t.indexed {
@@ -147,9 +162,15 @@ func (t *Table) AddString(name, value string) bool {
 	if t.indexed {
 		hn, hf = hashStrings(&t.index, name, value)
 	}
-	p, ok := t.prepare(len(name), len(value))
-	if !ok {
-		return false
+	p := t.head
+	if n := len(name) + len(value); t.fits(n) {
+		t.head = p + n
+	} else {
+		var ok bool
+		if p, ok = t.prepare(len(name), len(value)); !ok {
+			return false
+		}
+		t.settle(p, n)
 	}
 	copy(t.arena[p:], name)
 	copy(t.arena[p+len(name):], value)
@@ -158,6 +179,24 @@ func (t *Table) AddString(name, value string) bool {
 		t.index.add(t.inserted-1, t.mask(), hn, hf)
 	}
 	return true
+}
+
+// fits reports whether an entry of n bytes evicts nothing and fits the
+// free run at t.head, the common insert, which then needs no prepare.
+func (t *Table) fits(n int) bool {
+	return t.size+n+Overhead <= t.capacity && n <= t.run-t.head && t.Len() < len(t.ents) && uint64(n) <= maxLen
+}
+
+// settle records the free run after the entry of n bytes that prepare
+// placed at p: up to the arena's end, or while the entries wrap around,
+// up to a byte before the oldest (see prepare).
+func (t *Table) settle(p, n int) {
+	t.head, t.run = p+n, len(t.arena)
+	if t.Len() > 0 {
+		if tail := t.ents[t.first&t.mask()].off; tail > p {
+			t.run = tail - 1
+		}
+	}
 }
 
 // prepare evicts for an entry of nlen+vlen bytes and returns the arena
