@@ -342,14 +342,11 @@ func FuzzNghttp2Decode(f *testing.F) {
 
 func nghttp2Differential(cfg uint8, data []byte) error {
 	size := []int{0, 256, 4096}[int(cfg)%3]
-	theirs, err := NewHPACKInflater()
+	theirs, err := inflaterAt(size)
 	if err != nil {
 		return err
 	}
 	defer theirs.Close()
-	if err := theirs.SetMaxTableSize(size); err != nil {
-		return err
-	}
 	var ours hpack.Decoder
 	ours.Init(hpack.DecoderConfig{MaxTableSize: hqpackTableSize(size), MaxSectionSize: 1 << 30})
 	var sink fastpath.SinkList

@@ -156,3 +156,16 @@ func checkList(i int, want conformance.Headers, got []Field, strict bool) error 
 	}
 	return nil
 }
+
+// inflaterAt returns an nghttp2 inflater whose table size setting is size.
+func inflaterAt(size int) (*HPACKInflater, error) {
+	inf, err := NewHPACKInflater()
+	if err != nil {
+		return nil, err
+	}
+	if err := inf.SetMaxTableSize(size); err != nil {
+		inf.Close()
+		return nil, err
+	}
+	return inf, nil
+}

@@ -62,14 +62,11 @@ func TestHPACKToNghttp2(t *testing.T) {
 func hqpackToNghttp2(s *conformance.Story, size int, h fastpath.HuffmanPolicy) error {
 	enc := hpack.New(hpack.Config{TableLimit: hqpackTableSize(size), Huffman: h})
 	enc.SetMaxTableSize(uint32(size))
-	inf, err := NewHPACKInflater()
+	inf, err := inflaterAt(size)
 	if err != nil {
 		return err
 	}
 	defer inf.Close()
-	if err := inf.SetMaxTableSize(size); err != nil {
-		return err
-	}
 	var l fastpath.FieldList
 	for i := range s.Cases {
 		hs := s.Cases[i].Headers
