@@ -296,6 +296,7 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 		d.Init(hpack.DecoderConfig{})
 		var s countSink
 		var spent time.Duration
+		b.ReportAllocs()
 		for b.Loop() {
 			evictCaches()
 			start := time.Now()
@@ -317,6 +318,7 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 			s.bytes += len(f.Name) + len(f.Value)
 		})
 		var spent time.Duration
+		b.ReportAllocs()
 		for b.Loop() {
 			evictCaches()
 			start := time.Now()

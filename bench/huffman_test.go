@@ -152,6 +152,7 @@ func BenchmarkHuffmanDecodeShortEvicted(b *testing.B) {
 	b.Run("impl=hqpack", func(b *testing.B) {
 		dst := make([]byte, 0, total)
 		var spent time.Duration
+		b.ReportAllocs()
 		for b.Loop() {
 			evictCaches()
 			start := time.Now()
@@ -173,6 +174,7 @@ func BenchmarkHuffmanDecodeShortEvicted(b *testing.B) {
 		var buf bytes.Buffer
 		buf.Grow(total)
 		var spent time.Duration
+		b.ReportAllocs()
 		for b.Loop() {
 			evictCaches()
 			start := time.Now()
