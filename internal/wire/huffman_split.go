@@ -45,7 +45,7 @@ type huffmanStream struct{ pos, n int }
 // huffmanDecodeSplit decodes src from bit pos, a symbol boundary, into
 // out[n:len(out)], in rounds of three streams while enough input is left.
 // It returns the new n and pos; the caller decodes the rest (the last
-// bytes, codes longer than the window and any error).
+// bytes, codes longer than 16 bits and any error).
 func huffmanDecodeSplit(out []byte, n int, src []byte, pos int) (int, int) {
 	var sc huffmanScratch
 	for len(src)-pos>>3 >= huffmanSplitMin {
@@ -121,7 +121,7 @@ func huffmanJoin(out, src []byte, s huffmanStream, next []byte, start int) (_ hu
 			break
 		}
 		acc := binary.BigEndian.Uint64(src[s.pos>>3:]) << (s.pos & 7)
-		e := huffmanDecodeTable[acc>>huffmanShift]
+		e := huffmanDecodeTable[acc>>48]
 		if e == 0 {
 			break
 		}
@@ -151,11 +151,10 @@ func huffmanDecode3(out []byte, sc *huffmanScratch, src []byte, a, b, c huffmanS
 	for {
 		// As many groups as surely fit, so that the inner loop checks
 		// nothing but its count: a group takes at most 48 bits (6 bytes)
-		// and writes at most 8 bytes (with 13 of room for its last store,
-		// whose offset the compiler only knows to be at most 9).
+		// and writes at most 9 bytes (with 10 of room for its last store).
 		g := min(huffmanGroupsIn(len(src)-8-int(max(pa, pb, pc)>>3), 6),
-			huffmanGroupsIn(len(out)-int(na)-13, 8),
-			huffmanGroupsIn(half-13-int(max(nb, nc)), 8))
+			huffmanGroupsIn(len(out)-int(na)-10, 9),
+			huffmanGroupsIn(half-10-int(max(nb, nc)), 9))
 		if g == 0 {
 			break
 		}
@@ -164,37 +163,31 @@ func huffmanDecode3(out []byte, sc *huffmanScratch, src []byte, a, b, c huffmanS
 		// need no check: the loop below looks for stopped streams after.
 		for ; g > 0; g-- {
 			acc := binary.BigEndian.Uint64(src[pa>>3:pa>>3+8]) << (pa & 7)
-			e0 := t[acc>>huffmanShift]
+			e0 := t[acc>>48]
 			acc <<= e0 & 63
-			e1 := t[acc>>huffmanShift]
+			e1 := t[acc>>48]
 			acc <<= e1 & 63
-			e2 := t[acc>>huffmanShift]
-			acc <<= e2 & 63
-			e3 := t[acc>>huffmanShift]
-			pa += uint((e0 + e1 + e2 + e3) & 63) // no carry: 4*12 < 64
-			na = huffmanStore4((*[13]byte)(out[na:na+13]), na, e0, e1, e2, e3)
+			e2 := t[acc>>48]
+			pa += uint((e0 + e1 + e2) & 63) // no carry: 3*16 < 64
+			na = huffmanStore3((*[10]byte)(out[na:na+10]), na, e0, e1, e2)
 
 			acc = binary.BigEndian.Uint64(src[pb>>3:pb>>3+8]) << (pb & 7)
-			e0 = t[acc>>huffmanShift]
+			e0 = t[acc>>48]
 			acc <<= e0 & 63
-			e1 = t[acc>>huffmanShift]
+			e1 = t[acc>>48]
 			acc <<= e1 & 63
-			e2 = t[acc>>huffmanShift]
-			acc <<= e2 & 63
-			e3 = t[acc>>huffmanShift]
-			pb += uint((e0 + e1 + e2 + e3) & 63)
-			nb = huffmanStore4((*[13]byte)(sb[nb:nb+13]), nb, e0, e1, e2, e3)
+			e2 = t[acc>>48]
+			pb += uint((e0 + e1 + e2) & 63)
+			nb = huffmanStore3((*[10]byte)(sb[nb:nb+10]), nb, e0, e1, e2)
 
 			acc = binary.BigEndian.Uint64(src[pc>>3:pc>>3+8]) << (pc & 7)
-			e0 = t[acc>>huffmanShift]
+			e0 = t[acc>>48]
 			acc <<= e0 & 63
-			e1 = t[acc>>huffmanShift]
+			e1 = t[acc>>48]
 			acc <<= e1 & 63
-			e2 = t[acc>>huffmanShift]
-			acc <<= e2 & 63
-			e3 = t[acc>>huffmanShift]
-			pc += uint((e0 + e1 + e2 + e3) & 63)
-			nc = huffmanStore4((*[13]byte)(scc[nc:nc+13]), nc, e0, e1, e2, e3)
+			e2 = t[acc>>48]
+			pc += uint((e0 + e1 + e2) & 63)
+			nc = huffmanStore3((*[10]byte)(scc[nc:nc+10]), nc, e0, e1, e2)
 		}
 		if huffmanStopped(src, pa) || huffmanStopped(src, pb) || huffmanStopped(src, pc) {
 			break
@@ -203,17 +196,15 @@ func huffmanDecode3(out []byte, sc *huffmanScratch, src []byte, a, b, c huffmanS
 	return huffmanStream{int(pa), int(na)}, huffmanStream{int(pb), int(nb)}, huffmanStream{int(pc), int(nc)}
 }
 
-// huffmanStore4 writes the symbols of four entries at w, which is out[n:],
+// huffmanStore3 writes the symbols of three entries at w, which is out[n:],
 // and returns the new n.
-func huffmanStore4(w *[13]byte, n uint, e0, e1, e2, e3 uint32) uint {
+func huffmanStore3(w *[10]byte, n uint, e0, e1, e2 uint32) uint {
 	binary.LittleEndian.PutUint32(w[0:4], e0>>6)
 	k := uint(e0 >> 30)
 	binary.LittleEndian.PutUint32(w[k:k+4], e1>>6)
 	k += uint(e1 >> 30)
 	binary.LittleEndian.PutUint32(w[k:k+4], e2>>6)
-	k += uint(e2 >> 30)
-	binary.LittleEndian.PutUint32(w[k:k+4], e3>>6)
-	return n + k + uint(e3>>30)
+	return n + k + uint(e2>>30)
 }
 
 // huffmanStopped reports whether the stream at bit pos meets a long code.
@@ -222,7 +213,7 @@ func huffmanStopped(src []byte, pos uint) bool {
 		return false
 	}
 	acc := binary.BigEndian.Uint64(src[pos>>3:]) << (pos & 7)
-	return huffmanDecodeTable[acc>>huffmanShift] == 0
+	return huffmanDecodeTable[acc>>48] == 0
 }
 
 // huffmanGroupsIn returns how many groups fit when the first needs room >= 0
@@ -236,38 +227,42 @@ func huffmanGroupsIn(room, step int) int {
 
 // huffmanDecode1 is one stream alone, until it reaches bit end.
 func huffmanDecode1(out, src []byte, s huffmanStream, end int) huffmanStream {
-	for ok := true; ok && s.pos < end && s.pos>>3+8 <= len(src) && s.n+13 <= len(out); {
+	for ok := true; ok && s.pos < end && s.pos>>3+8 <= len(src) && s.n+10 <= len(out); {
 		s, ok = huffmanGroup(out, src, s)
 	}
 	return s
 }
 
-// huffmanGroup does 4 lookups of stream s, or none if there is a long code
-// among them (ok false). It needs 8 bytes of src at s.pos and 13 of room
+// huffmanGroup does 3 lookups of stream s, or none if there is a long code
+// among them (ok false). It needs 8 bytes of src at s.pos and 10 of room
 // in out at s.n.
 //
 // A stream's state is just its bit position and output length: a group
-// loads 8 bytes at the position, which leaves at least 57 bits for the 4
-// lookups of at most 12. With so little state the group's critical path
+// loads 8 bytes at the position, which leaves at least 57 bits for the 3
+// lookups of at most 16. With so little state the group's critical path
 // stays in registers, and the CPU runs the groups of different streams
 // side by side. (Inlined into one loop, the three streams' state is more
 // than the registers, and the compiler spills the critical path.)
 func huffmanGroup(out, src []byte, s huffmanStream) (_ huffmanStream, ok bool) {
 	t := &huffmanDecodeTable
 	acc := binary.BigEndian.Uint64(src[s.pos>>3:]) << (s.pos & 7)
-	e0 := t[acc>>huffmanShift]
+	e0 := t[acc>>48]
 	acc <<= e0 & 63
-	e1 := t[acc>>huffmanShift]
+	e1 := t[acc>>48]
 	acc <<= e1 & 63
-	e2 := t[acc>>huffmanShift]
-	acc <<= e2 & 63
-	e3 := t[acc>>huffmanShift]
+	e2 := t[acc>>48]
 	// An entry of 0 (a long code) takes no bits, so the lookups after it
 	// see it again: the last entry is 0 if any is.
-	if e3 == 0 {
+	if e2 == 0 {
 		return s, false
 	}
-	s.n = int(huffmanStore4((*[13]byte)(out[s.n:]), uint(s.n), e0, e1, e2, e3))
-	s.pos += int((e0 + e1 + e2 + e3) & 63) // no carry: 4*12 < 64
+	w := (*[10]byte)(out[s.n:])
+	binary.LittleEndian.PutUint32(w[:], e0>>6)
+	k := e0 >> 30
+	binary.LittleEndian.PutUint32(w[k:], e1>>6)
+	k += e1 >> 30
+	binary.LittleEndian.PutUint32(w[k:], e2>>6)
+	s.n += int(k + e2>>30)
+	s.pos += int((e0 + e1 + e2) & 63) // no carry: 3*16 < 64
 	return s, true
 }
