@@ -295,6 +295,9 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 		var d hpack.Decoder
 		d.Init(hpack.DecoderConfig{})
 		var s countSink
+		if err := d.Decode(block, &s); err != nil { // its buffers and tables, once
+			b.Fatal(err)
+		}
 		var spent time.Duration
 		b.ReportAllocs()
 		for b.Loop() {
@@ -317,18 +320,22 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 			s.fields++
 			s.bytes += len(f.Name) + len(f.Value)
 		})
-		var spent time.Duration
-		b.ReportAllocs()
-		for b.Loop() {
-			evictCaches()
-			start := time.Now()
-			s = fieldStats{}
+		decode := func() {
 			if _, err := d.Write(block); err != nil {
 				b.Fatal(err)
 			}
 			if err := d.Close(); err != nil {
 				b.Fatal(err)
 			}
+		}
+		decode() // as hqpack's: once before the timed ones
+		var spent time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			evictCaches()
+			start := time.Now()
+			s = fieldStats{}
+			decode()
 			spent += time.Since(start)
 		}
 		reportDecodeTime(b, spent)
