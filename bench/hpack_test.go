@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
@@ -295,21 +294,12 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 		var d hpack.Decoder
 		d.Init(hpack.DecoderConfig{})
 		var s countSink
-		if err := d.Decode(block, &s); err != nil { // its buffers and tables, once
-			b.Fatal(err)
-		}
-		var spent time.Duration
-		b.ReportAllocs()
-		for b.Loop() {
-			evictCaches()
-			start := time.Now()
+		benchEvicted(b, func() {
 			s = countSink{}
 			if err := d.Decode(block, &s); err != nil {
 				b.Fatal(err)
 			}
-			spent += time.Since(start)
-		}
-		reportDecodeTime(b, spent)
+		})
 		if s.fieldStats != w {
 			b.Fatalf("decoded %+v, want %+v", s.fieldStats, w)
 		}
@@ -320,25 +310,15 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 			s.fields++
 			s.bytes += len(f.Name) + len(f.Value)
 		})
-		decode := func() {
+		benchEvicted(b, func() {
+			s = fieldStats{}
 			if _, err := d.Write(block); err != nil {
 				b.Fatal(err)
 			}
 			if err := d.Close(); err != nil {
 				b.Fatal(err)
 			}
-		}
-		decode() // as hqpack's: once before the timed ones
-		var spent time.Duration
-		b.ReportAllocs()
-		for b.Loop() {
-			evictCaches()
-			start := time.Now()
-			s = fieldStats{}
-			decode()
-			spent += time.Since(start)
-		}
-		reportDecodeTime(b, spent)
+		})
 		if s != w {
 			b.Fatalf("decoded %+v, want %+v", s, w)
 		}

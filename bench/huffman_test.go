@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hqpack/hqpack/internal/wire"
 	"golang.org/x/net/http2/hpack"
@@ -151,16 +150,7 @@ func BenchmarkHuffmanDecodeShortEvicted(b *testing.B) {
 	srcs, total, want := requestHuffmanStrings()
 	b.Run("impl=hqpack", func(b *testing.B) {
 		dst := make([]byte, 0, total)
-		// The decoding table is built on first use, before the timed
-		// iterations.
-		if _, err := wire.AppendHuffmanDecode(dst, srcs[0], total); err != nil {
-			b.Fatal(err)
-		}
-		var spent time.Duration
-		b.ReportAllocs()
-		for b.Loop() {
-			evictCaches()
-			start := time.Now()
+		benchEvicted(b, func() {
 			dst = dst[:0]
 			for _, src := range srcs {
 				var err error
@@ -168,9 +158,7 @@ func BenchmarkHuffmanDecodeShortEvicted(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			spent += time.Since(start)
-		}
-		reportDecodeTime(b, spent)
+		})
 		if string(dst) != want {
 			b.Fatal("hqpack decoded the wrong text")
 		}
@@ -178,20 +166,14 @@ func BenchmarkHuffmanDecodeShortEvicted(b *testing.B) {
 	b.Run("impl=xnet", func(b *testing.B) {
 		var buf bytes.Buffer
 		buf.Grow(total)
-		var spent time.Duration
-		b.ReportAllocs()
-		for b.Loop() {
-			evictCaches()
-			start := time.Now()
+		benchEvicted(b, func() {
 			buf.Reset()
 			for _, src := range srcs {
 				if _, err := hpack.HuffmanDecode(&buf, src); err != nil {
 					b.Fatal(err)
 				}
 			}
-			spent += time.Since(start)
-		}
-		reportDecodeTime(b, spent)
+		})
 		if buf.String() != want {
 			b.Fatal("x/net decoded the wrong text")
 		}
