@@ -93,11 +93,14 @@ func huffmanEncode(t *testing.T, s string) {
 		t.Fatalf("%q: we encode % x, x/net % x", s, enc, want)
 	}
 	if n := wire.HuffmanLen(s); n != len(enc) || uint64(n) != xhpack.HuffmanEncodeLength(s) ||
-		hpack.HuffmanEncodeLength(s) != uint64(n) {
+		hpack.HuffmanLen(s) != n {
 		t.Fatalf("%q: HuffmanLen %d, encoded %d bytes", s, n, len(enc))
 	}
-	if adapter := hpack.AppendHuffmanString(nil, s); !bytes.Equal(adapter, enc) {
-		t.Fatalf("%q: hpack.AppendHuffmanString % x, wire % x", s, adapter, enc)
+	if public := hpack.AppendHuffman(nil, s); !bytes.Equal(public, enc) {
+		t.Fatalf("%q: hpack.AppendHuffman % x, wire % x", s, public, enc)
+	}
+	if dec, err := hpack.AppendHuffmanDecode(nil, enc, len(s)); err != nil || string(dec) != s {
+		t.Fatalf("%q: hpack.AppendHuffmanDecode: %q, %v", s, dec, err)
 	}
 	dec, err := wire.AppendHuffmanDecode(nil, enc, len(s))
 	if err != nil || string(dec) != s {

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/internal/wire"
 )
 
 // HeaderField is a name-value pair, as golang.org/x/net/http2/hpack has it.
@@ -111,11 +110,3 @@ func (o *oneField) Field() (name, value string, f fastpath.Flags) {
 }
 
 func (o *oneField) ContentLength() (int64, bool) { return 0, false }
-
-// HuffmanEncodeLength returns the number of bytes that Huffman-coding s
-// takes, as x/net's function of that name.
-func HuffmanEncodeLength(s string) uint64 { return uint64(wire.HuffmanLen(s)) }
-
-// AppendHuffmanString appends the Huffman coding of s to dst, as x/net's
-// function of that name.
-func AppendHuffmanString(dst []byte, s string) []byte { return wire.AppendHuffman(dst, s) }
