@@ -60,8 +60,8 @@ type DecoderConfig struct {
 // encoder stream, decodes field sections from request streams, holds
 // sections that wait for inserts, and produces the decoder stream.
 //
-// A Decoder is set up with Init (NewDecoder returns the quic-go/qpack-shaped
-// XDecoder). It is not safe for concurrent use: a server serializes calls
+// A Decoder is set up with Init. It is not safe for concurrent use: a
+// server serializes calls
 // (one mutex per connection is enough; every call is short, none waits).
 //
 // It remembers the decoding of recent Huffman-coded literals (up to 8 KiB

@@ -2,7 +2,6 @@ package qpack_test
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/qpack"
@@ -68,26 +67,4 @@ func ExampleDecoder_NextUnblocked() {
 	// stream 4: :authority: www.example.com
 	// stream 4: :path: /sample/path
 	// decoder stream: 84
-}
-
-// Code written for github.com/quic-go/qpack keeps working with the import
-// path changed.
-func ExampleNewDecoder() {
-	dec := qpack.NewDecoder()
-	next := dec.Decode([]byte("\x00\x00\xd1\xd7\x50\x0bexample.com"))
-	for {
-		hf, err := next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Printf("%s: %s\n", hf.Name, hf.Value)
-	}
-	// Output:
-	// :method: GET
-	// :scheme: https
-	// :authority: example.com
 }

@@ -62,7 +62,9 @@
 //
 // # quic-go/qpack
 //
-// github.com/quic-go/qpack supports only the static table. For code written
-// against it, NewEncoder and NewDecoder return XEncoder and XDecoder, of the
-// same shape, so that moving to this package is a change of import path.
+// github.com/quic-go/qpack supports only the static table. Code written
+// against it, quic-go's HTTP/3 included, moves to hqpack with a go.mod
+// replace of github.com/quic-go/qpack by the module
+// github.com/hqpack/hqpack/compat/quic-go-qpack, which has quic-go/qpack's
+// API (see compat/README.md).
 package qpack

@@ -1,7 +1,6 @@
 package qpack_test
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -47,17 +46,4 @@ func ExampleEncoder() {
 	// stream 0: encoder stream 11 bytes, section 10 bytes: 0200d9f480548308000f
 	// stream 4: encoder stream 0 bytes, section 10 bytes: 0200d9f480548308001f
 	// known received: 1 outstanding: 0
-}
-
-// Moving from github.com/quic-go/qpack is a change of import path: the
-// same NewEncoder, HeaderField, WriteField and Close.
-func ExampleNewEncoder() {
-	var buf bytes.Buffer
-	enc := qpack.NewEncoder(&buf) // *qpack.XEncoder
-	enc.WriteField(qpack.HeaderField{Name: ":status", Value: "200"})
-	enc.WriteField(qpack.HeaderField{Name: "content-length", Value: "0"})
-	enc.Close()
-	fmt.Printf("%x\n", buf.Bytes())
-	// Output:
-	// 0000d9c4
 }
