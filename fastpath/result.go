@@ -8,15 +8,19 @@ const (
 	// Done: the section is complete; dst[:n] is its last piece (in HTTP/2,
 	// send it with END_HEADERS).
 	Done Result = iota
-	// MoreFields: dst[:n] holds whole units (fields; in QPACK also the
-	// section prefix) and the next one does not fit after them; send it
-	// and call Continue.
+	// MoreFields: dst[:n] is a piece of the section and more follows; send
+	// it and call Continue. A piece holds whole fields (in QPACK also the
+	// section prefix) and stops before a field that does not fit after
+	// them, except for a field that does not fit an empty dst either: that
+	// one is split, dst filled, and the rest comes first in the next piece.
+	// n is never 0.
 	MoreFields
-	// BufferTooSmall: nothing was written (n is 0) because the next unit
-	// alone, with anything that must precede it (HPACK's pending table-size
-	// updates), needs more than len(dst) bytes. It stays pending: call
-	// Continue with a larger dst.
+	// BufferTooSmall: dst is empty (len 0), so nothing was written; the
+	// section stays as it was. Call Continue with a non-empty dst.
 	BufferTooSmall
+	// NoSection: Continue was called with no section in progress (none
+	// begun, or the last one done); nothing was written.
+	NoSection
 )
 
 // String returns the constant's name.
@@ -28,6 +32,8 @@ func (r Result) String() string {
 		return "MoreFields"
 	case BufferTooSmall:
 		return "BufferTooSmall"
+	case NoSection:
+		return "NoSection"
 	}
 	return "Result(?)"
 }

@@ -79,19 +79,15 @@ func hpackEquivalent(t *testing.T, where string, fast, str *hpack.Encoder, lf, l
 		if a, b := hpackState(fast), hpackState(str); !slices.Equal(a, b) {
 			t.Fatalf("%s, call %d: encoder state\nfast path:   %v\nstring path: %v", where, call, a, b)
 		}
-		if call > 10000 {
-			t.Fatalf("%s: no progress", where)
+		if rf != hpack.Done && (rf != hpack.MoreFields || nf == 0) {
+			t.Fatalf("%s, call %d: %v with %d bytes written into a %d-byte buffer", where, call, rf, nf, len(bf))
 		}
-		if rf == hpack.BufferTooSmall {
-			bf, bs = make([]byte, 2*len(bf)), make([]byte, 2*len(bs))
-		} else {
-			block = append(block, bf[:nf]...)
-		}
+		block = append(block, bf[:nf]...)
 		if rf == hpack.Done {
 			return block
 		}
-		nf, rf = fast.Continue(bf, lf)
-		ns, rs = str.Continue(bs, ls)
+		nf, rf = fast.Continue(bf)
+		ns, rs = str.Continue(bs)
 	}
 }
 

@@ -108,14 +108,10 @@ func qpackEquivalent(t *testing.T, where string, fast, str *qpack.Encoder, strea
 		if a, b := qpackState(fast), qpackState(str); !slices.Equal(a, b) {
 			t.Fatalf("%s, call %d: encoder state\nfast path:   %q\nstring path: %q", where, call, a, b)
 		}
-		if call > 10000 {
-			t.Fatalf("%s: no progress", where)
+		if rf != qpack.Done && (rf != qpack.MoreFields || nf == 0) {
+			t.Fatalf("%s, call %d: %v with %d bytes written into a %d-byte buffer", where, call, rf, nf, len(bf))
 		}
-		if rf == qpack.BufferTooSmall {
-			bf, bs = make([]byte, 2*len(bf)), make([]byte, 2*len(bs))
-		} else {
-			block = append(block, bf[:nf]...)
-		}
+		block = append(block, bf[:nf]...)
 		if rf == qpack.Done {
 			return block
 		}

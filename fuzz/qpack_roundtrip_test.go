@@ -79,15 +79,9 @@ func (c *qpackConn) encode(stream uint64, fields []tfield, frame int) {
 		buf := make([]byte, frame)
 		n, res := c.enc.Begin(stream, buf, l)
 		total := n + c.enc.Remaining()
-		for calls := 0; ; calls++ {
-			if calls > 10000 {
-				c.fatalf("Begin and Continue make no progress")
-			}
-			if res == qpack.BufferTooSmall {
-				if n != 0 {
-					c.fatalf("BufferTooSmall with %d bytes written", n)
-				}
-				buf = make([]byte, 2*len(buf))
+		for {
+			if res != qpack.Done && (res != qpack.MoreFields || n == 0) {
+				c.fatalf("%v with %d bytes written into a %d-byte buffer", res, n, len(buf))
 			}
 			block = append(block, buf[:n]...)
 			if res == qpack.Done {

@@ -54,25 +54,37 @@ type Result = fastpath.Result
 const (
 	// Done: the section is complete; send dst[:n] with END_HEADERS.
 	Done = fastpath.Done
-	// MoreFields: dst[:n] holds whole fields and the next one does not
-	// fit after them; send it and call Continue.
+	// MoreFields: dst[:n] is a piece of the block and more follows; send it
+	// (HEADERS, then CONTINUATION) and call Continue. Fields are not split
+	// across pieces unless one does not fit an empty dst.
 	MoreFields = fastpath.MoreFields
-	// BufferTooSmall: nothing was written; the next field, with any
-	// table-size updates before it, needs more than len(dst) bytes.
+	// BufferTooSmall: dst is empty; nothing was written.
 	BufferTooSmall = fastpath.BufferTooSmall
+	// NoSection: Continue with no section in progress; nothing was written.
+	NoSection = fastpath.NoSection
 )
 
 // Encoder is an HPACK encoder (RFC 7541) for one direction of one
 // connection; it is not safe for concurrent use. It takes a field section
-// as a fastpath.Enumerator and writes it into a buffer the caller owns,
-// whole fields only, keeping the dynamic table the peer's decoder mirrors.
+// as a fastpath.Enumerator and writes it into buffers the caller owns,
+// keeping the dynamic table the peer's decoder mirrors:
 //
-//	n, res := enc.Begin(frame, fields) // HEADERS payload
+//	n, res := enc.Begin(frame, fields) // the HEADERS payload
 //	for res == hpack.MoreFields {      // send frame[:n], then
-//		n, res = enc.Continue(frame, fields) // CONTINUATION payload
+//		n, res = enc.Continue(frame) // a CONTINUATION payload
 //	}
+//	// res == hpack.Done: send frame[:n] with END_HEADERS
 //
 // or, without framing, block = enc.AppendSection(block[:0], fields).
+//
+// A piece holds whole fields, and a field that does not fit after them
+// leaves no trace (not in the piece, not in the table) until the next
+// piece, except a field larger than an empty frame, which is split across
+// pieces (RFC 9113 §4.3 lets a field block break at any byte): no field is
+// ever dropped, whatever the frame size. Begin and AppendSection encode
+// fields from the first: a *fastpath.FieldList is rewound, so the same
+// list encodes the same fields however often it is passed; another
+// Enumerator is read from where it stands.
 //
 // Names are sent in lowercase (HTTP/2 requires it), lowercased on the way
 // when they are not. A raw Content-Length (fastpath.FieldList's
@@ -111,6 +123,13 @@ type Encoder struct {
 	have    bool // the enumerator's current field is not written yet
 	end     bool // the enumerator is exhausted
 	inited  bool
+
+	// fields is the section Begin started, until it is done; pend holds
+	// the bytes of a field split across pieces that are still to go out,
+	// from pendAt.
+	fields fastpath.Enumerator
+	pend   []byte
+	pendAt int
 
 	lower []byte   // scratch for lowercasing names
 	num   [20]byte // scratch: a negative Content-Length, coded digits
@@ -168,58 +187,97 @@ func (e *Encoder) init() {
 	}
 }
 
-// Begin starts a new field section and encodes as many whole fields of
-// fields as fit in dst[:len(dst)], starting with any pending Dynamic Table
-// Size Updates. n is the number of bytes written; res says whether the
-// section is done, continues (call Continue), or whether the next field
-// alone does not fit a buffer of this size.
+// Begin starts a new field section and writes its first piece into
+// dst[:len(dst)]: any pending Dynamic Table Size Updates, then as many
+// whole fields as fit (part of the first field when it alone does not
+// fit). n is the number of bytes written; res says whether the section is
+// done or continues (send dst[:n], then call Continue).
 //
-// A field that does not fit leaves no trace in dst, in the dynamic table or
-// in the encoder: it is the first one written by the next Continue, which
-// does not advance fields past it. A section left unfinished by a new Begin
-// is abandoned; the peer's decoder must never see a part of it.
+// A new Begin or AppendSection abandons a section left unfinished. What of
+// it went into the dynamic table did not reach the peer's decoder, so the
+// next section starts by emptying both tables (Dynamic Table Size Updates
+// to 0 and back): the encoder stays in step with a decoder that never saw
+// the abandoned pieces. One that saw some cannot take another section
+// anyway: HTTP/2 makes that a connection error (RFC 9113 §6.10).
 func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
 	e.init()
+	e.start(fields)
+	if l, ok := fields.(*fastpath.FieldList); ok {
+		if buf, ok := e.sendRepeat(dst[:0:len(dst)], false, l); ok {
+			e.fields = nil
+			return len(buf), Done
+		}
+		mark := e.markRepeat(l, 0)
+		if n, res = e.piece(dst); res == Done {
+			e.saveRepeat(dst[:n], l, mark)
+		}
+		return n, res
+	}
+	return e.piece(dst)
+}
+
+// Continue writes the next piece of the section Begin started into
+// dst[:len(dst)], as Begin does (a CONTINUATION frame's payload). With no
+// section in progress it writes nothing and returns NoSection.
+func (e *Encoder) Continue(dst []byte) (n int, res Result) {
+	e.init()
+	if e.fields == nil {
+		return 0, NoSection
+	}
+	return e.piece(dst)
+}
+
+// start begins a section of fields, from its first field.
+func (e *Encoder) start(fields fastpath.Enumerator) {
+	if e.fields != nil && (e.started || e.pendAt > 0) {
+		// The last section was abandoned after it had written bytes.
+		e.sizePending, e.sizeMin = true, 0
+	}
+	if l, ok := fields.(*fastpath.FieldList); ok {
+		l.Rewind()
+	}
 	e.started, e.have, e.end = false, false, false
 	e.nth = 0
-	l, ok := fields.(*fastpath.FieldList)
-	if !ok {
-		return e.run(dst, fields)
-	}
-	buf, ok := e.sendRepeat(dst[:0:len(dst)], false, l)
-	if ok {
-		return len(buf), Done
-	}
-	mark := e.markRepeat(l, 0)
-	if n, res = e.run(dst, l); res == Done {
-		e.saveRepeat(dst[:n], l, mark)
-	}
-	return n, res
+	e.fields = fields
+	e.pend, e.pendAt = e.pend[:0], 0
 }
 
-// Continue encodes the next whole fields of the section Begin started into
-// dst[:len(dst)], as Begin does (a CONTINUATION frame's payload).
-func (e *Encoder) Continue(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
-	e.init()
-	return e.run(dst, fields)
-}
-
-func (e *Encoder) run(dst []byte, fields fastpath.Enumerator) (int, Result) {
+// piece writes the next piece of the section into dst.
+func (e *Encoder) piece(dst []byte) (int, Result) {
+	buf := dst[:0:len(dst)]
+	if e.pendAt < len(e.pend) {
+		if len(dst) == 0 {
+			return 0, BufferTooSmall
+		}
+		k := copy(dst, e.pend[e.pendAt:])
+		if e.pendAt += k; e.pendAt < len(e.pend) {
+			return k, MoreFields
+		}
+		buf = dst[:k:len(dst)]
+	}
 	e.prepare()
-	buf, ok := e.rest(dst[:0:len(dst)], false, fields)
-	if !ok {
-		if len(buf) == 0 {
-			return 0, BufferTooSmall
-		}
-		return len(buf), MoreFields
-	}
-	// A section of no fields still carries pending size updates.
-	if e.updLen > 0 {
-		if e.updLen > cap(buf) {
-			return 0, BufferTooSmall
-		}
+	buf, ok := e.rest(buf, false, e.fields)
+	if ok && e.updLen > 0 && e.updLen <= cap(buf)-len(buf) {
+		// A section of no fields still carries pending size updates.
 		buf = e.commitSizes(buf)
+	} else if !ok || e.updLen > 0 {
+		switch {
+		case len(buf) > 0:
+			return len(buf), MoreFields
+		case len(dst) == 0:
+			return 0, BufferTooSmall
+		}
+		// What comes next does not fit an empty dst: it goes out in pieces.
+		e.pend = e.pend[:0]
+		if ok {
+			e.pend = e.commitSizes(e.pend)
+		} else {
+			e.pend = e.current(e.pend, e.fields)
+		}
+		e.pendAt = copy(dst, e.pend)
+		return e.pendAt, MoreFields
 	}
+	e.fields = nil
 	return len(buf), Done
 }
 
@@ -227,8 +285,8 @@ func (e *Encoder) run(dst []byte, fields fastpath.Enumerator) (int, Result) {
 // and returns the extended slice. It starts a new section, as Begin does.
 func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
 	e.init()
-	e.started, e.have, e.end = false, false, false
-	e.nth = 0
+	e.start(fields)
+	e.fields = nil
 	l, _ := fields.(*fastpath.FieldList)
 	var mark repeatMark
 	if l != nil {
@@ -249,6 +307,26 @@ func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
 	return dst
 }
 
+// current encodes the enumerator's current field, which a piece could not
+// hold, at the end of dst, growing it.
+func (e *Encoder) current(dst []byte, fields fastpath.Enumerator) []byte {
+	name, value, f, n, raw := fieldOf(fields)
+	dst, _ = e.field(dst, true, name, value, f, n, raw)
+	e.have = false
+	e.nth++
+	return dst
+}
+
+// fieldOf returns the enumerator's current field: with raw, a raw
+// Content-Length n.
+func fieldOf(fields fastpath.Enumerator) (name, value string, f fastpath.Flags, n int64, raw bool) {
+	name, value, f = fields.Field()
+	if len(name) == len("content-length") && value == "" {
+		n, raw = fields.ContentLength()
+	}
+	return name, value, f, n, raw
+}
+
 // rest encodes the fields that are left, as field does each one, until
 // the end (true) or a field that does not fit (false). e.have is set only
 // when a field did not fit: the enumerator's current field comes first in
@@ -258,12 +336,7 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 		return e.list(buf, grow, l)
 	}
 	for e.have || (!e.end && fields.Next()) {
-		name, value, f := fields.Field()
-		var n int64
-		var raw bool
-		if len(name) == len("content-length") && value == "" {
-			n, raw = fields.ContentLength()
-		}
+		name, value, f, n, raw := fieldOf(fields)
 		var ok bool
 		if buf, ok = e.field(buf, grow, name, value, f, n, raw); !ok {
 			e.have = true

@@ -48,7 +48,7 @@ func TestEncoderAllocs(t *testing.T) {
 			l.Rewind()
 			_, res := e.Begin(small, &l)
 			for res == MoreFields {
-				_, res = e.Continue(small, &l)
+				_, res = e.Continue(small)
 			}
 		})
 		if begin != 0 || appendSection != 0 || framedRun != 0 {

@@ -159,7 +159,7 @@ func replayScenario(t *testing.T, seed int64) string {
 			var res Result
 			if block, res = framed(t, e, &l, 1+rng.Intn(40)); res == BufferTooSmall {
 				big := make([]byte, 1<<12)
-				n, _ := e.Continue(big, &l)
+				n, _ := e.Continue(big)
 				block = append(block, big[:n]...)
 			}
 		} else {

@@ -53,7 +53,7 @@ func roundTrip(t *testing.T, s scenario, bufSize int) string {
 		if res == BufferTooSmall {
 			// Finish with a buffer large enough for anything here.
 			big := make([]byte, 1<<16)
-			n, res := e.Continue(big, l)
+			n, res := e.Continue(big)
 			if res != Done {
 				return fmt.Sprintf("section %d: %v after BufferTooSmall", i, res)
 			}

@@ -426,7 +426,7 @@ func TestEncoderSizeChangeMidSection(t *testing.T) {
 		t.Fatalf("Begin: %d %v", n, res)
 	}
 	e.SetMaxTableSize(0)
-	n, res = e.Continue(dst, &l)
+	n, res = e.Continue(dst)
 	if res != Done || hex.EncodeToString(dst[:n]) != "4003782d620132" {
 		t.Fatalf("Continue: % x %v", dst[:n], res)
 	}
@@ -452,10 +452,6 @@ func TestEncoderFraming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	biggest := 0
-	for _, u := range us {
-		biggest = max(biggest, u.end-u.start)
-	}
 	for size := 0; size <= len(want)+8; size++ {
 		e := New(Config{TableLimit: 256})
 		e.SetMaxTableSize(256)
@@ -463,49 +459,59 @@ func TestEncoderFraming(t *testing.T) {
 		dst := make([]byte, size)
 		var out []byte
 		n, res := e.Begin(dst, l)
+		if size == 0 {
+			// Nothing fits an empty buffer; the section waits for one.
+			if n != 0 || res != BufferTooSmall {
+				t.Fatalf("size 0: %d %v", n, res)
+			}
+			dst = make([]byte, len(want))
+			n, res = e.Continue(dst)
+		}
 		for {
-			chunk := dst[:n]
-			// The chunk is whole units, and the next one would not fit.
 			off := len(out)
-			out = append(out, chunk...)
+			out = append(out, dst[:n]...)
 			if !bytes.HasPrefix(want, out) {
 				t.Fatalf("size %d: output diverges: % x", size, out)
 			}
-			if !onBoundary(us, off) || !onBoundary(us, len(out)) {
-				t.Fatalf("size %d: chunk [%d,%d) splits a field", size, off, len(out))
-			}
-			if res == MoreFields {
-				next := unitAt(us, len(out))
-				if n+next.end-next.start <= size {
-					t.Fatalf("size %d: MoreFields but the next field (%d bytes) fits", size, next.end-next.start)
+			// A piece ends between fields, or is full and cuts a field
+			// that does not fit an empty buffer; it starts where the last
+			// one ended.
+			if end := len(out); !onBoundary(us, end) {
+				if u := unitAround(us, end); n != len(dst) || u.end-u.start <= len(dst) {
+					t.Fatalf("size %d: piece [%d,%d) cuts a %d-byte field", size, off, end, u.end-u.start)
 				}
-				n, res = e.Continue(dst, l)
-				continue
 			}
-			break
+			if res != MoreFields {
+				break
+			}
+			if n == 0 {
+				t.Fatalf("size %d: MoreFields with nothing written", size)
+			}
+			if next := unitAt(us, len(out)); onBoundary(us, len(out)) && n+next.end-next.start <= len(dst) {
+				t.Fatalf("size %d: MoreFields but the next field (%d bytes) fits", size, next.end-next.start)
+			}
+			n, res = e.Continue(dst)
 		}
-		switch {
-		case res == BufferTooSmall:
-			next := unitAt(us, len(out))
-			if n != 0 || next.end-next.start <= size {
-				t.Fatalf("size %d: BufferTooSmall with n=%d, next field %d bytes", size, n, next.end-next.start)
-			}
-			// The field stays pending: a larger buffer goes on.
-			big := make([]byte, len(want))
-			n, res = e.Continue(big, l)
-			out = append(out, big[:n]...)
-			if res != Done || !bytes.Equal(out, want) {
-				t.Fatalf("size %d: after BufferTooSmall: %v, % x", size, res, out)
-			}
-		case size < biggest:
-			t.Fatalf("size %d: %v, but the biggest field has %d bytes", size, res, biggest)
-		case !bytes.Equal(out, want):
-			t.Fatalf("size %d: % x, want % x", size, out, want)
+		if res != Done || !bytes.Equal(out, want) {
+			t.Fatalf("size %d: %v, % x, want % x", size, res, out, want)
 		}
 		if diff := cmp.Diff(stateOf(ref), stateOf(e)); diff != "" {
 			t.Fatalf("size %d: state (-append +framed):\n%s", size, diff)
 		}
+		if n, res := e.Continue(dst); n != 0 || res != NoSection {
+			t.Fatalf("size %d: Continue after Done: %d %v", size, n, res)
+		}
 	}
+}
+
+// unitAround returns the unit that off falls inside of.
+func unitAround(us []unit, off int) unit {
+	for _, u := range us {
+		if u.start < off && off < u.end {
+			return u
+		}
+	}
+	return unit{off, off}
 }
 
 func onBoundary(us []unit, off int) bool {
@@ -529,17 +535,18 @@ func unitAt(us []unit, off int) unit {
 	return unit{off, off}
 }
 
-// An empty section carries the pending size updates alone, never split.
+// An empty section carries the pending size updates alone, split when
+// they do not fit.
 func TestEncoderEmptySection(t *testing.T) {
 	e := New(Config{})
 	e.SetMaxTableSize(1024)
 	var l fastpath.FieldList
-	if n, res := e.Begin(make([]byte, 2), &l); n != 0 || res != BufferTooSmall {
-		t.Fatalf("2-byte buffer: %d %v", n, res)
-	}
 	dst := make([]byte, 3)
-	if n, res := e.Continue(dst, &l); res != Done || hex.EncodeToString(dst[:n]) != "3fe107" {
-		t.Fatalf("3-byte buffer: % x %v", dst[:n], res)
+	if n, res := e.Begin(dst[:2], &l); n != 2 || res != MoreFields || hex.EncodeToString(dst[:n]) != "3fe1" {
+		t.Fatalf("2-byte buffer: % x %v", dst[:n], res)
+	}
+	if n, res := e.Continue(dst); res != Done || hex.EncodeToString(dst[:n]) != "07" {
+		t.Fatalf("then: % x %v", dst[:n], res)
 	}
 	if n, res := e.Begin(nil, &l); n != 0 || res != Done {
 		t.Fatalf("empty: %d %v", n, res)
@@ -558,13 +565,13 @@ func TestEncoderNoTrace(t *testing.T) {
 		}
 		la, lb := fastList(fs), fastList(fs)
 		dst := make([]byte, 12)
-		if n, res := a.Begin(dst[:3], la); n != 0 || res != BufferTooSmall {
+		if n, res := a.Begin(dst[:0], la); n != 0 || res != BufferTooSmall {
 			t.Fatalf("pending %v: Begin: %d %v", pending, n, res)
 		}
 		if diff := cmp.Diff(tableOf(b), tableOf(a)); diff != "" {
 			t.Fatalf("pending %v: after BufferTooSmall (-untouched +tried):\n%s", pending, diff)
 		}
-		n, res := a.Continue(dst, la) // x-first fits, x-second does not
+		n, res := a.Continue(dst) // x-first fits, x-second does not
 		if res != MoreFields {
 			t.Fatalf("pending %v: Continue: %d %v", pending, n, res)
 		}

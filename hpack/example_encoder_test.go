@@ -22,18 +22,41 @@ func ExampleEncoder_Begin() {
 	n, res := enc.Begin(frame, &fields)
 	fmt.Printf("HEADERS      % x (%v)\n", frame[:n], res)
 	for res == hpack.MoreFields {
-		n, res = enc.Continue(frame, &fields)
+		n, res = enc.Continue(frame)
 		fmt.Printf("CONTINUATION % x (%v)\n", frame[:n], res)
 	}
 
-	// The same response again: its fields are in the dynamic table now.
-	fields.Rewind()
+	// The same response again (Begin starts the list from its first
+	// field): its fields are in the dynamic table now.
 	n, res = enc.Begin(frame, &fields)
 	fmt.Printf("HEADERS      % x (%v)\n", frame[:n], res)
 	// Output:
 	// HEADERS      88 5f 92 49 7c a5 89 d3 4d 1f 6a 12 71 d8 82 a6 0b 53 2a cf 7f (MoreFields)
 	// CONTINUATION 0f 0d 83 08 04 d7 76 85 9f b5 63 27 5f (Done)
 	// HEADERS      88 bf 0f 0d 83 08 04 d7 be (Done)
+}
+
+// A field larger than the frame is split across frames: none is dropped,
+// whatever the frame size.
+func ExampleEncoder_Continue() {
+	var enc hpack.Encoder
+	var fields fastpath.FieldList
+	fields.Add(":status", "200", 0)
+	fields.Add("x-large", "0123456789abcdefghij", 0)
+	frame := make([]byte, 10)
+	n, res := enc.Begin(frame, &fields)
+	for {
+		fmt.Printf("% x (%v)\n", frame[:n], res)
+		if res != hpack.MoreFields {
+			break
+		}
+		n, res = enc.Continue(frame)
+	}
+	// Output:
+	// 88 (MoreFields)
+	// 40 86 f2 b5 03 b2 62 ff 8f 00 (MoreFields)
+	// 44 cb 4d b8 eb cf 8e 32 48 59 (MoreFields)
+	// 66 9c dd 3f (Done)
 }
 
 // AppendSection is for callers who do not frame: it appends whole sections.

@@ -18,8 +18,9 @@
 // (an HTTP/3 HEADERS frame carries its length first); the inserts it relies
 // on are then pending, to be taken with AppendEncoderStream and sent on the
 // encoder stream before the section. Begin and Continue write the section
-// into caller buffers without ever splitting a field line, and AppendSection
-// does it in one call. Bytes from the peer's decoder stream go to
+// into caller buffers, whole field lines to a buffer unless one does not
+// fit an empty buffer (it is then split: no field is ever dropped), and
+// AppendSection does it in one call. Bytes from the peer's decoder stream go to
 // ReadDecoderStream. Fields come from a fastpath.Enumerator, which can hold
 // Content-Length as a number: it is written without a string.
 //

@@ -89,7 +89,9 @@ func (p *sectionPlan) reset() {
 
 // Plan plans the field section that fields enumerate, for stream streamID,
 // and returns its exact encoded length (prefix and field lines). It consumes
-// fields. The inserts the section relies on are made at once: they are
+// fields from the first: a *fastpath.FieldList is rewound, so the same list
+// plans the same fields however often it is passed; another Enumerator is
+// read from where it stands. The inserts the section relies on are made at once: they are
 // pending on the encoder stream (AppendEncoderStream), and the section
 // counts as unacknowledged from now on. Write it with Continue.
 //
@@ -108,6 +110,7 @@ func (p *sectionPlan) reset() {
 // Plan. It still counts as unacknowledged until the peer acknowledges it or
 // cancels the stream (with AckImmediate, it counts as acknowledged).
 func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
+	rewind(fields)
 	e.beginPlan(streamID)
 	if e.staticOnly() {
 		return e.planStatic(fields)

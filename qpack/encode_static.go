@@ -31,6 +31,7 @@ func (e *Encoder) beginPlan(streamID uint64) {
 		e.sectionDone() // abandoned, but assumed acknowledged all the same
 	}
 	p.reset()
+	e.pend, e.pendAt = e.pend[:0], 0
 	p.stream = streamID
 	e.hist.plan++
 }
@@ -188,14 +189,15 @@ func (e *Encoder) continueBuffered(dst []byte) (n int, res Result) {
 		end = p.ends[p.unit]
 		p.unit++
 	}
+	if end == p.off {
+		// A unit larger than dst goes out in pieces.
+		end = p.off + len(dst)
+	}
 	n = copy(dst, p.buf[p.off:end])
 	p.off = end
-	switch {
-	case p.unit == len(p.ends):
+	if p.unit == len(p.ends) {
 		e.sectionDone()
 		return n, Done
-	case n == 0:
-		return 0, BufferTooSmall
 	}
 	return n, MoreFields
 }

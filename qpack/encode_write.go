@@ -15,51 +15,73 @@ type Result = fastpath.Result
 const (
 	// Done: the section is complete; dst[:n] is its last piece.
 	Done = fastpath.Done
-	// MoreFields: dst[:n] holds whole units (the prefix, field lines) and
-	// the next one does not fit after them; send it and call Continue.
+	// MoreFields: dst[:n] is a piece of the section and more follows; send
+	// it and call Continue. Pieces hold whole units (the prefix, field
+	// lines) unless one does not fit an empty dst: it is split.
 	MoreFields = fastpath.MoreFields
-	// BufferTooSmall: nothing was written; the next unit needs more than
-	// len(dst) bytes.
+	// BufferTooSmall: dst is empty; nothing was written.
 	BufferTooSmall = fastpath.BufferTooSmall
+	// NoSection: Continue with no section planned or left; nothing was
+	// written.
+	NoSection = fastpath.NoSection
 )
 
 // Begin plans the section that fields enumerate for stream streamID (see
-// Plan) and writes as much of it as fits in dst[:len(dst)]: the prefix,
-// then whole field lines. n is the number of bytes written; res says
-// whether the section is done, continues (send dst[:n], then call
-// Continue), or whether the next unit alone needs more than len(dst) bytes
-// (nothing written: call Continue with a larger dst). Send the
-// encoder-stream bytes (AppendEncoderStream) before the section.
+// Plan) and writes its first piece into dst[:len(dst)]: the prefix, then
+// whole field lines, or part of the first unit when that alone does not
+// fit. n is the number of bytes written; res says whether the section is
+// done or continues (send dst[:n], then call Continue). Send the
+// encoder-stream bytes (AppendEncoderStream) before the section:
 //
-// Unlike HPACK's, the whole section is planned here, inserts included, so
-// fields is consumed at once and Continue does not take it.
+//	n, res := enc.Begin(streamID, buf, fields)
+//	es = enc.AppendEncoderStream(es[:0]) // to the encoder stream, first
+//	for res == qpack.MoreFields {        // send buf[:n] on the stream, then
+//		n, res = enc.Continue(buf)
+//	}
+//	// res == qpack.Done: send buf[:n], the section's last piece
+//
+// The whole section is planned here, inserts included, so fields is
+// consumed at once and Continue does not take it.
 func (e *Encoder) Begin(streamID uint64, dst []byte, fields fastpath.Enumerator) (n int, res Result) {
 	e.Plan(streamID, fields)
 	return e.Continue(dst)
 }
 
-// Continue writes the next whole units of the section planned by Plan or
-// Begin into dst[:len(dst)], as Begin does. With no section left to write
-// it returns 0, Done.
+// Continue writes the next piece of the section planned by Plan or Begin
+// into dst[:len(dst)], as Begin does. With no section planned or left it
+// writes nothing and returns NoSection.
 func (e *Encoder) Continue(dst []byte) (n int, res Result) {
 	p := &e.pl
 	if !p.active {
-		return 0, Done
+		return 0, NoSection
+	}
+	if len(dst) == 0 {
+		return 0, BufferTooSmall
 	}
 	if p.buffered {
 		return e.continueBuffered(dst)
 	}
 	buf := dst[:0:len(dst)]
+	if e.pendAt < len(e.pend) {
+		k := copy(dst, e.pend[e.pendAt:])
+		if e.pendAt += k; e.pendAt < len(e.pend) {
+			return k, MoreFields
+		}
+		buf = dst[:k:len(dst)]
+	}
 	for p.next < len(p.fields) {
 		size := p.prefixLen
 		if p.next >= 0 {
 			size = p.fields[p.next].size
 		}
 		if len(buf)+size > len(dst) {
-			if len(buf) == 0 {
-				return 0, BufferTooSmall
+			if len(buf) > 0 {
+				return len(buf), MoreFields
 			}
-			return len(buf), MoreFields
+			// A unit larger than dst goes out in pieces.
+			e.pend = e.appendUnit(e.pend[:0])
+			e.pendAt = copy(dst, e.pend)
+			return e.pendAt, MoreFields
 		}
 		buf = e.appendUnit(buf)
 	}
@@ -81,6 +103,8 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 	if n := e.Remaining(); cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
+	dst = append(dst, e.pend[e.pendAt:]...)
+	e.pendAt = len(e.pend)
 	for e.pl.next < len(e.pl.fields) {
 		dst = e.appendUnit(dst)
 	}
@@ -92,6 +116,7 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 // streamID and appends all of it to dst, growing it as needed. Send the
 // encoder-stream bytes (AppendEncoderStream) before the section.
 func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
+	rewind(fields)
 	if e.staticOnly() {
 		if l, ok := fields.(*fastpath.FieldList); ok && e.lines != nil && !e.pl.active {
 			// Nothing planned to abandon or end: what beginPlan and
@@ -119,9 +144,9 @@ func (e *Encoder) Remaining() int {
 	if p.buffered {
 		return p.total - p.off
 	}
-	n := 0
+	n := len(e.pend) - e.pendAt
 	if p.next < 0 {
-		n = p.prefixLen
+		n += p.prefixLen
 	}
 	for i := max(p.next, 0); i < len(p.fields); i++ {
 		n += p.fields[i].size
@@ -129,10 +154,19 @@ func (e *Encoder) Remaining() int {
 	return n
 }
 
+// rewind sets a FieldList to its first field: a section is always encoded
+// whole, however often the same list is passed.
+func rewind(fields fastpath.Enumerator) {
+	if l, ok := fields.(*fastpath.FieldList); ok {
+		l.Rewind()
+	}
+}
+
 // sectionDone ends the written section.
 func (e *Encoder) sectionDone() {
 	p := &e.pl
 	p.active = false
+	e.pend, e.pendAt = e.pend[:0], 0
 	if e.ack == AckImmediate {
 		if p.ric > 0 {
 			e.ackSection(p.stream)

@@ -146,6 +146,8 @@ type Encoder struct {
 	dec     decStreamReader
 
 	pl      sectionPlan
+	pend    []byte // a unit split across pieces by Continue: pend[pendAt:] is to go
+	pendAt  int
 	scratch []byte // lowercased names and negative Content-Lengths of the plan
 	hist    fieldHistory
 	fmemo   fieldMemo // dynamic table: fields found at each position
@@ -186,6 +188,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	e.err = nil
 	e.dec = decStreamReader{}
 	e.pl.reset()
+	e.pend, e.pendAt = e.pend[:0], 0
 	e.hist.reset()
 	e.fmemo.reset() // absolute indexes start again
 	e.rep.forget()

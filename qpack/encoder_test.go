@@ -114,13 +114,18 @@ func TestEncoderBeginContinue(t *testing.T) {
 	if n := e.Plan(0, newEtFields(fields)); n != len(whole) || e.Remaining() != n {
 		t.Fatalf("Plan = %d, Remaining %d, section is %d bytes", n, e.Remaining(), len(whole))
 	}
-	if n, res := e.Continue(make([]byte, 1)); n != 0 || res != BufferTooSmall || e.Remaining() != len(whole) {
-		t.Fatalf("1-byte buffer: %d, %v, remaining %d", n, res, e.Remaining())
+	if n, res := e.Continue(nil); n != 0 || res != BufferTooSmall || e.Remaining() != len(whole) {
+		t.Fatalf("empty buffer: %d, %v, remaining %d", n, res, e.Remaining())
 	}
-	// Every buffer size: whole lines only, MoreFields until Done, and a
-	// piece ends only where the next line would not fit.
+	// Every buffer size: MoreFields until Done; a piece ends where the next
+	// line would not fit, or fills the buffer with a line that does not
+	// fit an empty one.
 	lines := etLineEnds(t, whole)
-	for size := 2; size <= len(whole)+2; size++ {
+	starts := map[int]int{0: 2} // each unit's start, to its end
+	for end, next := range lines {
+		starts[end] = next
+	}
+	for size := 1; size <= len(whole)+2; size++ {
 		var e Encoder
 		buf := make([]byte, size)
 		n, res := e.Begin(0, buf, newEtFields(fields))
@@ -130,16 +135,18 @@ func TestEncoderBeginContinue(t *testing.T) {
 			if res == Done {
 				break
 			}
-			if res == MoreFields && n == 0 || len(got) > len(whole) {
+			if res != MoreFields || n == 0 || len(got) > len(whole) {
 				t.Fatalf("size %d: %v with %d bytes", size, res, n)
 			}
-			if res == BufferTooSmall {
-				if size >= len(whole) {
-					t.Fatalf("size %d: BufferTooSmall", size)
+			if next, ok := lines[len(got)]; ok || len(got) == 2 {
+				if !ok {
+					next = starts[2]
 				}
-				buf = make([]byte, len(whole)) // a larger buffer, as the caller would
-			} else if next, ok := lines[len(got)]; !ok || next-len(got)+n <= len(buf) && n > 0 {
-				t.Fatalf("size %d: a piece of %d bytes ends at %d, not at a full buffer", size, n, len(got))
+				if next-len(got)+n <= len(buf) {
+					t.Fatalf("size %d: a piece of %d bytes ends at %d, before a line that fits", size, n, len(got))
+				}
+			} else if n != len(buf) {
+				t.Fatalf("size %d: a piece of %d bytes cuts a line", size, n)
 			}
 			n, res = e.Continue(buf)
 		}
@@ -158,7 +165,7 @@ func TestEncoderBeginContinue(t *testing.T) {
 		t.Errorf("AppendPlanned: %x, want %x", got, whole)
 	}
 	var fresh Encoder
-	if n, res := fresh.Continue(make([]byte, 10)); n != 0 || res != Done {
+	if n, res := fresh.Continue(make([]byte, 10)); n != 0 || res != NoSection {
 		t.Errorf("Continue with nothing planned: %d, %v", n, res)
 	}
 }

@@ -104,24 +104,19 @@ func hqKind(name []byte, id static.FieldID) fieldKind {
 	return kRegular
 }
 
-// hqEncoder is the hqpack response encoder: Begin writes whole fields into a
-// buffer of the peer's SETTINGS_MAX_FRAME_SIZE (the HEADERS payload),
-// Continue the rest into CONTINUATION payloads. Content-Length goes in raw.
+// hqEncoder is the hqpack response encoder: Begin writes the HEADERS
+// payload into a buffer of the peer's SETTINGS_MAX_FRAME_SIZE, Continue
+// each CONTINUATION payload; a field larger than a frame is split across
+// frames by the encoder. Content-Length goes in raw.
 type hqEncoder struct {
 	enc    hpack.Encoder
 	fields fastpath.FieldList
 	buf    []byte
-	big    []byte
 }
 
 func newHQEncoder() *hqEncoder { return new(hqEncoder) }
 
 func (e *hqEncoder) setPeerTableSize(n uint32) { e.enc.SetMaxTableSize(n) }
-
-// maxFieldBuf bounds the buffer grown for one field larger than a frame.
-const maxFieldBuf = 16 << 20
-
-var errFieldTooLarge = errors.New("response field too large to encode")
 
 func (e *hqEncoder) writeHeaders(fr *http2.Framer, id uint32, endStream bool, maxFrame int, resp *response) error {
 	l := &e.fields
@@ -138,46 +133,24 @@ func (e *hqEncoder) writeHeaders(fr *http2.Framer, id uint32, endStream bool, ma
 	}
 	buf := e.buf[:maxFrame]
 	n, res := e.enc.Begin(buf, l)
-	first := true
-	for {
-		out := buf
-		for res == hpack.BufferTooSmall {
-			// One field longer than a frame: encode it into a larger
-			// buffer and cut it across frames (a block may be cut anywhere).
-			size := max(2*len(out), 2*maxFrame)
-			if size > maxFieldBuf {
-				return fmt.Errorf("stream %d: %w", id, errFieldTooLarge)
-			}
-			if cap(e.big) < size {
-				e.big = make([]byte, size)
-			}
-			out = e.big[:size]
-			n, res = e.enc.Continue(out, l)
+	for first := true; ; first = false {
+		last := res == hpack.Done
+		var err error
+		if first {
+			err = fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: buf[:n], EndStream: endStream, EndHeaders: last})
+		} else {
+			err = fr.WriteContinuation(id, last, buf[:n])
 		}
-		for p := out[:n]; ; {
-			m := min(len(p), maxFrame)
-			last := m == len(p) && res == hpack.Done
-			var err error
-			if first {
-				err = fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: p[:m], EndStream: endStream, EndHeaders: last})
-				first = false
-			} else {
-				err = fr.WriteContinuation(id, last, p[:m])
-			}
-			if err != nil {
-				return err
-			}
-			if p = p[m:]; len(p) == 0 {
-				break
-			}
+		if err != nil {
+			return err
 		}
-		if res == hpack.Done {
+		if last {
 			break
 		}
-		n, res = e.enc.Continue(buf, l)
-	}
-	if cap(e.big) > 4*maxFrame {
-		e.big = nil
+		if res != hpack.MoreFields {
+			return fmt.Errorf("stream %d: encoding the response: %v", id, res)
+		}
+		n, res = e.enc.Continue(buf)
 	}
 	l.Reset()
 	return nil
