@@ -106,10 +106,13 @@ type decWork struct {
 	measures int // length-prefix scans of a cut representation
 }
 
-// Init resets d to a fresh decoding context configured by c.
+// Init resets d to a fresh decoding context configured by c (a new
+// connection). It keeps the memory of its table and scratch buffers, wiped:
+// nothing of the last connection's fields stays.
 func (d *Decoder) Init(c DecoderConfig) {
-	d.rep.forget()
-	*d = Decoder{buf: d.buf[:0], huff: d.huff[:0], tab: d.tab, work: d.work, rep: d.rep, noRepeat: d.noRepeat}
+	clear(d.buf[:cap(d.buf)])
+	clear(d.huff[:cap(d.huff)])
+	*d = Decoder{buf: d.buf[:0], huff: d.huff[:0], tab: d.tab, work: d.work, noRepeat: d.noRepeat}
 	d.maxTable = decTableSize(c.MaxTableSize)
 	d.lowTable = d.maxTable
 	d.maxSect = c.MaxSectionSize

@@ -162,23 +162,31 @@ func New(c Config) *Encoder {
 	return e
 }
 
-// Init resets e to a fresh encoder with the given configuration, keeping
-// its memory. The peer's table size starts at c's InitialTableSize.
+// Init resets e to a fresh encoder with the given configuration (a new
+// connection). It keeps the memory of its table and scratch buffers, wiped:
+// nothing of the last connection's fields stays, in the table, in a cache
+// or in a buffer. The peer's table size starts at c's InitialTableSize.
 func (e *Encoder) Init(c Config) {
 	limit, initial := c.sizes()
 	e.table.Init(initial, true)
-	e.huffman, e.indexing = c.Huffman, c.Indexing
-	e.limit, e.peer, e.cur = limit, initial, initial
-	e.target = min(limit, initial)
+	clear(e.pend[:cap(e.pend)])
+	clear(e.lower[:cap(e.lower)])
+	*e = Encoder{
+		table:     e.table,
+		pend:      e.pend[:0],
+		lower:     e.lower[:0],
+		huffman:   c.Huffman,
+		indexing:  c.Indexing,
+		limit:     limit,
+		peer:      initial,
+		cur:       initial,
+		target:    min(limit, initial),
+		inited:    true,
+		memoOff:   e.memoOff,
+		lookupAll: e.lookupAll,
+	}
 	e.sizePending = e.target != e.cur
 	e.sizeMin = e.target
-	e.started, e.have, e.end = false, false, false
-	e.memo = memo{}
-	e.replay = replay{}
-	e.rep.ok = false
-	e.clLen = 0
-	e.named = 0
-	e.inited = true
 }
 
 func (e *Encoder) init() {

@@ -66,7 +66,8 @@ type DecoderConfig struct {
 //
 // It remembers the decoding of recent Huffman-coded literals (up to 8 KiB
 // of them, compared in full on every use): a static-only peer sends the
-// same user-agent, accept and cookie values in every request.
+// same user-agent, accept and cookie values in every request. Init forgets
+// them.
 //
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
 // QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
@@ -93,23 +94,26 @@ type Decoder struct {
 }
 
 // Init makes d a fresh decoder with the settings and limits of cfg (a new
-// connection), keeping the memory it has allocated. The zero Decoder is a
-// static-only decoder with the default limits, as if Init(DecoderConfig{})
-// had been called.
+// connection). It keeps the memory of its table and buffers, wiped:
+// nothing of the last connection's fields stays, in the table, in a cache
+// or in a buffer. The zero Decoder is a static-only decoder with the
+// default limits, as if Init(DecoderConfig{}) had been called.
 func (d *Decoder) Init(cfg DecoderConfig) {
 	held := d.held
 	for i := range held {
 		d.recycle(held[i].buf)
 	}
 	clear(held)
+	for i, b := range d.spare {
+		d.spare[i] = wipe(b)
+	}
 	*d = Decoder{
 		tbl:         d.tbl,
 		blockedSet:  blockedSet{held: held[:0], spare: d.spare},
-		encoderLine: encoderLine{pend: d.pend[:0], sname: d.sname, svalue: d.svalue},
-		nameBuf:     d.nameBuf,
-		valueBuf:    d.valueBuf,
+		encoderLine: encoderLine{pend: wipe(d.pend), sname: wipe(d.sname), svalue: wipe(d.svalue)},
+		nameBuf:     wipe(d.nameBuf),
+		valueBuf:    wipe(d.valueBuf),
 		out:         d.out[:0],
-		memo:        d.memo,
 	}
 	d.init(cfg)
 }

@@ -168,34 +168,41 @@ type outSection struct {
 }
 
 // Init makes e a fresh encoder with the settings of cfg (a new
-// connection), keeping the memory e already has.
+// connection). It keeps the memory of its table and buffers, wiped:
+// nothing of the last connection's fields stays, in the table, in a cache
+// or in a buffer, and nothing it learned of them steers what it inserts.
 func (e *Encoder) Init(cfg EncoderConfig) {
-	e.capacity = int(min(cfg.TableCapacity, cfg.MaxTableCapacity, encMaxCapacity))
-	e.maxEntries = min(cfg.MaxTableCapacity, 1<<62) / table.Overhead
-	e.maxBlocked = cfg.MaxBlockedStreams
-	e.maxOut = cfg.MaxOutstanding
+	capacity := int(min(cfg.TableCapacity, cfg.MaxTableCapacity, encMaxCapacity))
+	e.tbl.Init(capacity, true)
+	e.pl.reset()
+	pl := sectionPlan{fields: e.pl.fields[:0], buf: wipe(e.pl.buf), ends: e.pl.ends[:0]}
+	*e = Encoder{
+		capacity:   capacity,
+		maxEntries: min(cfg.MaxTableCapacity, 1<<62) / table.Overhead,
+		maxBlocked: cfg.MaxBlockedStreams,
+		maxOut:     cfg.MaxOutstanding,
+		huff:       cfg.Huffman,
+		indexing:   cfg.Indexing,
+		ack:        cfg.AckMode,
+		tbl:        e.tbl,
+		stream:     wipe(e.stream),
+		out:        e.out[:0],
+		blocked:    e.blocked[:0],
+		pl:         pl,
+		pend:       wipe(e.pend),
+		scratch:    wipe(e.scratch),
+		memoOff:    e.memoOff,
+	}
 	if e.maxOut <= 0 {
 		e.maxOut = DefaultMaxOutstanding
 	}
-	e.huff = cfg.Huffman
-	e.indexing = cfg.Indexing
-	e.ack = cfg.AckMode
-	e.tbl.Init(e.capacity, true)
-	e.capSent = false
-	e.stream = e.stream[:0]
-	e.krc = 0
-	e.out = e.out[:0]
-	e.err = nil
-	e.dec = decStreamReader{}
-	e.pl.reset()
-	e.pend, e.pendAt = e.pend[:0], 0
-	e.hist.reset()
-	e.fmemo.reset() // absolute indexes start again
-	e.rep.forget()
-	if e.lines != nil {
-		e.lines.reset() // the lines depend on the policies
-	}
-	e.gainSum, e.gainN = 0, 0
+}
+
+// wipe returns b emptied, its bytes up to its capacity cleared: a buffer
+// kept for the next connection holds nothing of the last.
+func wipe(b []byte) []byte {
+	clear(b[:cap(b)])
+	return b[:0]
 }
 
 // InsertCount returns the number of inserts the encoder has made.

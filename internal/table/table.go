@@ -58,13 +58,17 @@ func (t *Table) Init(capacity int, indexed bool) {
 	t.head, t.run = 0, 0
 	t.indexed = indexed
 	// Keep memory sized for this capacity; release what a larger one left.
+	// What is kept is cleared: a new connection must find nothing of the
+	// last one's fields (Init is how a codec starts a connection).
 	if len(t.arena) > twice(capacity) {
 		t.arena = nil
 	}
+	clear(t.arena[:cap(t.arena)])
 	if len(t.ents) > 2*(capacity/Overhead+1) {
 		t.ents = nil
 		t.index = index{}
 	}
+	clear(t.ents[:cap(t.ents)])
 	if indexed {
 		t.index.reset(len(t.ents))
 	} else {
