@@ -101,7 +101,7 @@ func TestEncoderMisuse(t *testing.T) {
 		{"content-length", "", 0, 300}, str("x-custom", "value"),
 	}
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
-	cookie := strings.Repeat("k=v; ", 8<<10)        // 40 KiB
+	cookie := strings.Repeat("k=v; ", 8<<10)         // 40 KiB
 	for _, c := range []struct {
 		name string
 		run  func(t *testing.T, e *Encoder, p *misusePeer)

@@ -124,7 +124,7 @@ func TestEncoderMisuse(t *testing.T) {
 		{Raw: true, CL: 300}, {Name: "x-custom", Value: "value"},
 	}
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
-	cookie := strings.Repeat("k=v; ", 8<<10)        // 40 KiB
+	cookie := strings.Repeat("k=v; ", 8<<10)         // 40 KiB
 	cases := []struct {
 		name string
 		run  func(t *testing.T, c *misuseConn)
