@@ -379,7 +379,7 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 			e := d.tab.Ref(i - 1 - static.HPACKLen)
 			if e == nil {
 				d.used, d.fields = d.maxSect-room, d.maxFields-left
-				return n, ErrInvalidIndex
+				return n, &IndexError{Index: i}
 			}
 			name, value = d.tab.Bytes(e)
 			id = static.FieldID(e.Tag())
@@ -505,7 +505,7 @@ func (d *Decoder) entry(i uint64) (name, value []byte, id static.FieldID, err er
 	}
 	e := d.tab.Ref(i - 1 - static.HPACKLen)
 	if e == nil {
-		return nil, nil, 0, ErrInvalidIndex
+		return nil, nil, 0, &IndexError{Index: i}
 	}
 	name, value = d.tab.Bytes(e)
 	return name, value, static.FieldID(e.Tag()), nil

@@ -86,7 +86,7 @@ func ExampleDecoder_errors() {
 	// Output:
 	// :method: GET
 	// true true 1
-	// hpack: invalid index at offset 0 true
+	// hpack: invalid index 70 at offset 0 true
 	// true
 }
 

@@ -30,6 +30,13 @@ type Config struct {
 	Huffman fastpath.HuffmanPolicy
 	// Indexing is the policy for inserting into the dynamic table.
 	Indexing Indexing
+	// NamesAsGiven sends names exactly as the fields give them. By
+	// default an uppercase letter is lowercased on the way, since HTTP/2
+	// requires lowercase names (RFC 9113 §8.2.1); an API that promises to
+	// pass names through (golang.org/x/net/http2/hpack's, whose callers
+	// test that peers reject uppercase names) sets it. Names then match
+	// static and dynamic entries only when they are equal byte for byte.
+	NamesAsGiven bool
 }
 
 func (c Config) sizes() (limit, initial int) {
@@ -75,7 +82,8 @@ const (
 // or, without framing, block = enc.AppendSection(block[:0], fields).
 //
 // Names are sent in lowercase (HTTP/2 requires it), lowercased on the way
-// when they are not. A raw Content-Length (fastpath.FieldList's
+// when they are not, unless Config.NamesAsGiven says to send them as they
+// are. A raw Content-Length (fastpath.FieldList's
 // AddContentLength) is formatted straight into the output and encodes
 // exactly as its decimal string would. Fields flagged fastpath.NeverIndex,
 // and those the Indexing policy protects, are sent as never indexed, never
@@ -90,6 +98,7 @@ type Encoder struct {
 	table    table.Table
 	huffman  fastpath.HuffmanPolicy
 	indexing Indexing
+	asGiven  bool // Config.NamesAsGiven
 
 	limit  int // the largest table we are willing to keep
 	peer   int // the peer's SETTINGS_HEADER_TABLE_SIZE
@@ -148,7 +157,7 @@ func New(c Config) *Encoder {
 func (e *Encoder) Init(c Config) {
 	limit, initial := c.sizes()
 	e.table.Init(initial, true)
-	e.huffman, e.indexing = c.Huffman, c.Indexing
+	e.huffman, e.indexing, e.asGiven = c.Huffman, c.Indexing, c.NamesAsGiven
 	e.limit, e.peer, e.cur = limit, initial, initial
 	e.target = min(limit, initial)
 	e.sizePending = e.target != e.cur
