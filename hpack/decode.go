@@ -579,7 +579,13 @@ func (d *Decoder) need(p []byte) (int, error) {
 		}
 		least += l
 		n += k
-	} else if name, _, _, err := d.entry(i); err == nil {
+	} else {
+		// A name index that names no entry is an error already, as it
+		// is when the whole representation is there.
+		name, _, _, err := d.entry(i)
+		if err != nil {
+			return n, err
+		}
 		least += len(name)
 	}
 	if n >= len(p) {

@@ -155,3 +155,19 @@ func TestIndexError(t *testing.T) {
 		}
 	}
 }
+
+// A literal whose name index names no entry fails as soon as the index is
+// read, also when a fragment ended inside the index: the same error as
+// whole, not a truncation when the section ends.
+func TestIndexErrorCut(t *testing.T) {
+	block := decLit(nil, decWithout, 70, "", "value", wire.HuffmanNever)
+	var d Decoder
+	if err := d.Write(block[:1], decNop{}); err != nil {
+		t.Fatal(err)
+	}
+	err := d.Write(block[1:3], decNop{})
+	var ie *IndexError
+	if !errors.As(err, &ie) || ie.Index != 70 {
+		t.Fatalf("index completed by the second fragment: %v, want an IndexError for 70", err)
+	}
+}
