@@ -59,7 +59,8 @@ func (de DecodingError) Error() string {
 }
 
 // An InvalidIndexError is an index that names no entry: 0, or past the end
-// of the dynamic table. The Decoder returns it inside a DecodingError.
+// of the dynamic table. The Decoder returns it inside a DecodingError. It
+// is a value, safe to copy and share.
 type InvalidIndexError int
 
 func (e InvalidIndexError) Error() string {

@@ -23,6 +23,7 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // HuffmanDecode decodes the Huffman-coded v (RFC 7541 Appendix B) and
 // writes the result to w in a single Write, returning that call's results;
 // on invalid input it returns 0 and ErrInvalidHuffman without writing.
+// It is safe for concurrent use.
 func HuffmanDecode(w io.Writer, v []byte) (int, error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -34,7 +35,7 @@ func HuffmanDecode(w io.Writer, v []byte) (int, error) {
 }
 
 // HuffmanDecodeToString decodes the Huffman-coded v, or returns "" and
-// ErrInvalidHuffman.
+// ErrInvalidHuffman. It is safe for concurrent use.
 func HuffmanDecodeToString(v []byte) (string, error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -71,13 +72,13 @@ func huffmanError(err error) error {
 
 // AppendHuffmanString appends the Huffman coding of s to dst, padded to a
 // whole byte with the most significant bits of EOS, and returns the
-// extended slice.
+// extended slice. It is safe for concurrent use.
 func AppendHuffmanString(dst []byte, s string) []byte {
 	return hq.AppendHuffman(dst, s)
 }
 
 // HuffmanEncodeLength returns the length in bytes of s Huffman-coded: what
-// AppendHuffmanString appends.
+// AppendHuffmanString appends. It is safe for concurrent use.
 func HuffmanEncodeLength(s string) uint64 {
 	return uint64(hq.HuffmanLen(s))
 }

@@ -2,23 +2,21 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hqpack/hqpack/compat/xnet-hpack/internal/exportdata"
 )
 
 // importLookup returns an importer for the given import paths.
@@ -26,28 +24,7 @@ type importLookup func(fset *token.FileSet, paths []string) (types.Importer, err
 
 // exportLookup imports from the export data `go list -export` builds.
 func exportLookup(fset *token.FileSet, paths []string) (types.Importer, error) {
-	args := append([]string{"list", "-export", "-deps", "-json=ImportPath,Export"}, paths...)
-	cmd := exec.Command("go", args...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go list -export: %w", err)
-	}
-	files := map[string]string{}
-	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
-		var p struct{ ImportPath, Export string }
-		if err := dec.Decode(&p); err != nil {
-			return nil, err
-		}
-		files[p.ImportPath] = p.Export
-	}
-	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		f, ok := files[path]
-		if !ok || f == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(f)
-	}), nil
+	return exportdata.Importer(fset, paths...)
 }
 
 // unit is one top-level declaration of a test file.
