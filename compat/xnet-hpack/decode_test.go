@@ -453,3 +453,15 @@ func TestDecoderTableSizes(t *testing.T) {
 		t.Fatal("entry 62 after SetMaxDynamicTableSize(100) evicted it: no error")
 	}
 }
+
+// Like x/net's, the Decoder has no section-size limit: 101 fields of 4 KB.
+func TestDecoderNoSectionLimit(t *testing.T) {
+	block := lit(withIndexing, "x", strings.Repeat("v", 4000))
+	for range 100 {
+		block = append(block, indexed(62)...)
+	}
+	got, err := NewDecoder(4096, nil).DecodeFull(block)
+	if err != nil || len(got) != 101 {
+		t.Fatalf("%d fields, %v", len(got), err)
+	}
+}
