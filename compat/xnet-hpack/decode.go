@@ -53,6 +53,8 @@ type Decoder struct {
 	full *[]HeaderField
 	// long is set by the sink when a field is over maxStrLen.
 	long bool
+	// strs makes the strings of fields from the dynamic table once.
+	strs strCache
 }
 
 // NewDecoder returns a Decoder whose dynamic table starts with
@@ -199,10 +201,10 @@ func (s *decoderSink) Field(name, value []byte, f fastpath.Flags) error {
 	if id := f.ID(); id != static.None {
 		// A static-table name, and often value, needs no new string.
 		hf.Name = id.Name()
-		hf.Value = staticValue(id, value)
+		hf.Value = staticValue(id, value, &s.strs)
 	} else {
-		hf.Name = string(name)
-		hf.Value = string(value)
+		hf.Name = s.strs.get(name)
+		hf.Value = s.strs.get(value)
 	}
 	switch {
 	case s.full != nil:
@@ -213,20 +215,27 @@ func (s *decoderSink) Field(name, value []byte, f fastpath.Flags) error {
 	return nil
 }
 
+// staticValues lists, by FieldID, the non-empty values of the static
+// entries with that name.
+var staticValues = func() (t [static.MaxFieldID + 1][]string) {
+	for i := uint64(1); ; i++ {
+		e, ok := static.HPACK(i)
+		if !ok {
+			return t
+		}
+		if e.Value != "" {
+			t[e.ID] = append(t[e.ID], e.Value)
+		}
+	}
+}()
+
 // staticValue returns value as a string, the static table's own when an
-// entry with id's name has that value.
-func staticValue(id static.FieldID, value []byte) string {
-	if len(value) == 0 {
-		return ""
-	}
-	for i := id.HPACKIndex(); i > 0; i++ {
-		e, ok := static.HPACK(uint64(i))
-		if !ok || e.ID != id {
-			break
-		}
-		if e.Value == string(value) {
-			return e.Value
+// entry with id's name has that value, else from c.
+func staticValue(id static.FieldID, value []byte, c *strCache) string {
+	for _, v := range staticValues[id] {
+		if v == string(value) {
+			return v
 		}
 	}
-	return string(value)
+	return c.get(value)
 }
