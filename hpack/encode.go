@@ -266,6 +266,8 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 	if l, ok := fields.(*fastpath.FieldList); ok {
 		return e.list(buf, grow, l)
 	}
+	// Only FieldList sections are replayed (replayRun): no slot to note.
+	e.nth = replayLen
 	for e.have || (!e.end && fields.Next()) {
 		name, value, f := fields.Field()
 		var n int64
