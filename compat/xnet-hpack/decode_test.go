@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -322,7 +323,7 @@ func TestDecoderDifferential(t *testing.T) {
 				ferr = frag.Close()
 			}
 			xgot, xerr := x.DecodeFull(block)
-			if !sameError(err, ferr) || err == nil && !sameFields(got, fragGot) {
+			if !sameError(err, ferr) || err == nil && !slices.Equal(got, fragGot) {
 				t.Fatalf("seed %d: whole %v %v, in fragments %v %v", seed, got, err, fragGot, ferr)
 			}
 			if errors.Is(asDecoding(err), hq.ErrSizeUpdate) || xerr != nil && strings.Contains(xerr.Error(), "MUST occur") {
@@ -393,24 +394,12 @@ func sameError(a, b error) bool {
 	return kind(a) == kind(b)
 }
 
-func sameFields(a, b []HeaderField) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestDecoderDecodeFull(t *testing.T) {
 	var emitted int
 	d := NewDecoder(4096, func(HeaderField) { emitted++ })
 	got, err := d.DecodeFull(cat(indexed(2), lit(withIndexing, "X-Upper", "v"), indexed(62)))
 	want := []HeaderField{{Name: ":method", Value: "GET"}, {Name: "X-Upper", Value: "v"}, {Name: "X-Upper", Value: "v"}}
-	if err != nil || !sameFields(got, want) || emitted != 0 {
+	if err != nil || !slices.Equal(got, want) || emitted != 0 {
 		t.Fatalf("DecodeFull: %v %v (emitted %d), want %v", got, err, emitted, want)
 	}
 	// The emit function is back.
