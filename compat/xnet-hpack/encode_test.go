@@ -24,14 +24,12 @@ func xfield(f HeaderField) xhpack.HeaderField {
 // encPair drives our Encoder and x/net's with the same calls and keeps
 // each WriteField's bytes apart.
 type encPair struct {
-	ours, theirs       *Encoder
-	xe                 *xhpack.Encoder
-	obuf, xbuf         bytes.Buffer
-	oblocks, xblocks   [][]byte
-	ototal, xtotal     int
-	odec, xdec         *Decoder
-	ofields, xfields   []HeaderField
-	oupdates, xupdates []byte
+	ours             *Encoder
+	xe               *xhpack.Encoder
+	obuf, xbuf       bytes.Buffer
+	ototal, xtotal   int
+	odec, xdec       *Decoder
+	ofields, xfields []HeaderField
 }
 
 func newEncPair() *encPair {
