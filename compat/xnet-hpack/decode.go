@@ -137,7 +137,8 @@ func (d *Decoder) Close() error {
 // Write decodes p, the next fragment of a field section (a HEADERS,
 // PUSH_PROMISE or CONTINUATION frame's payload), calling the emit function
 // for each field it completes. A field cut short by the end of p waits for
-// the next Write. It returns len(p), or an error.
+// the next Write. It returns len(p), with an error when p could not be
+// decoded (as x/net's does), and 0 with the error of an earlier call.
 func (d *Decoder) Write(p []byte) (n int, err error) {
 	if d.err != nil {
 		return 0, d.err
@@ -145,10 +146,7 @@ func (d *Decoder) Write(p []byte) (n int, err error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if err := d.check(d.dec.Write(p, (*decoderSink)(d))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return len(p), d.check(d.dec.Write(p, (*decoderSink)(d)))
 }
 
 // check turns the native decoder's error, or the sink's finding of a long

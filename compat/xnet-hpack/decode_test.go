@@ -223,6 +223,15 @@ func TestDecoderErrorsLikeXNet(t *testing.T) {
 		if err == nil || !sameError(err, xerr) {
 			t.Errorf("%s: %v, x/net %v", c.name, err, xerr)
 		}
+		// Write reports the error with the same count as x/net's.
+		d2, x2 := NewDecoder(4096, nil), xhpack.NewDecoder(4096, nil)
+		d2.SetMaxStringLength(c.max)
+		x2.SetMaxStringLength(c.max)
+		n, werr := d2.Write(c.block)
+		xn, xwerr := x2.Write(c.block)
+		if werr != nil && xwerr != nil && n != xn {
+			t.Errorf("%s: Write returned %d, x/net %d", c.name, n, xn)
+		}
 		// The error stays: a COMPRESSION_ERROR ends the connection.
 		if _, again := d.Write(indexed(2)); again != err {
 			t.Errorf("%s: next Write %v, want %v again", c.name, again, err)
