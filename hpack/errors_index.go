@@ -12,6 +12,7 @@ type IndexError struct {
 	Index uint64
 }
 
+// Error says "invalid index" and the index.
 func (e *IndexError) Error() string { return fmt.Sprintf("%v %d", ErrInvalidIndex, e.Index) }
 
 // Unwrap returns ErrInvalidIndex.

@@ -54,6 +54,7 @@ type DecodingError struct {
 	Err error
 }
 
+// Error says "decoding error: " and what Err says.
 func (de DecodingError) Error() string {
 	return fmt.Sprintf("decoding error: %v", de.Err)
 }
@@ -63,6 +64,7 @@ func (de DecodingError) Error() string {
 // is a value, safe to copy and share.
 type InvalidIndexError int
 
+// Error names the index.
 func (e InvalidIndexError) Error() string {
 	return fmt.Sprintf("invalid indexed representation index %d", int(e))
 }
