@@ -2,9 +2,11 @@ package bench
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 	"testing"
 
+	xnethpack "github.com/hqpack/hqpack/compat/xnet-hpack"
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
 	xhpack "golang.org/x/net/http2/hpack"
@@ -15,15 +17,59 @@ import (
 // buffer. Decoders are reused too and decode the same bytes; see each
 // benchmark for what the table holds.
 
-// xnetEncode writes fs with x/net's encoder into buf, which it empties
-// first.
-func xnetEncode(b *testing.B, e *xhpack.Encoder, buf *bytes.Buffer, fs []field) {
+// headerField is x/net's HeaderField or the drop-in's
+// (compat/xnet-hpack): the same struct.
+type headerField interface {
+	~struct {
+		Name, Value string
+		Sensitive   bool
+	}
+}
+
+// fieldWriter is an encoder with x/net's API: x/net's own (impl=xnet), or
+// hqpack's drop-in for it (impl=hqpack-xnet).
+type fieldWriter[F headerField] interface{ WriteField(F) error }
+
+// xnetEncode writes fs with an x/net-shaped encoder into buf, which it
+// empties first. A field with an empty value is content-length: its value
+// is made with strconv.Itoa each time, as a server does.
+func xnetEncode[F headerField](b *testing.B, e fieldWriter[F], buf *bytes.Buffer, fs []field) {
 	buf.Reset()
 	for _, f := range fs {
-		if err := e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value}); err != nil {
+		v := f.value
+		if v == "" {
+			v = strconv.Itoa(responseContentLength)
+		}
+		if err := e.WriteField(F{Name: f.name, Value: v}); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// xnetEncodeSections encodes sections in turn, one per iteration, with the
+// encoder newEncoder makes, warmed by the first.
+func xnetEncodeSections[F headerField, E fieldWriter[F]](b *testing.B, newEncoder func(io.Writer) E, sections ...[]field) {
+	var buf bytes.Buffer
+	e := newEncoder(&buf)
+	xnetEncode[F](b, e, &buf, sections[0])
+	b.ReportAllocs()
+	i := 1
+	for b.Loop() {
+		xnetEncode[F](b, e, &buf, sections[i%len(sections)])
+		i++
+	}
+}
+
+// xnetEncodeRows adds the rows of the encoders with x/net's API: x/net's
+// (impl=xnet) and hqpack's drop-in (impl=hqpack-xnet), encoding sections
+// in turn.
+func xnetEncodeRows(b *testing.B, sections ...[]field) {
+	b.Run("impl=xnet", func(b *testing.B) {
+		xnetEncodeSections[xhpack.HeaderField](b, xhpack.NewEncoder, sections...)
+	})
+	b.Run("impl=hqpack-xnet", func(b *testing.B) {
+		xnetEncodeSections[xnethpack.HeaderField](b, xnethpack.NewEncoder, sections...)
+	})
 }
 
 // hqpackEncode encodes l into the fixed buffer dst (a HEADERS payload) and
@@ -69,47 +115,18 @@ func hqpackEncodeRows(b *testing.B, build func(*fastpath.FieldList)) {
 
 // BenchmarkHPACKEncodeResponse encodes the 7-field response: hqpack from a
 // FieldList with a raw Content-Length, into a fixed HEADERS buffer; x/net
-// with strconv.Itoa for content-length, as a server does today, into a
-// reused bytes.Buffer.
+// and the drop-in with strconv.Itoa for content-length, as a server does
+// today, into a reused bytes.Buffer.
 func BenchmarkHPACKEncodeResponse(b *testing.B) {
 	hqpackEncodeRows(b, buildResponse)
-	b.Run("impl=xnet", func(b *testing.B) {
-		var buf bytes.Buffer
-		e := xhpack.NewEncoder(&buf)
-		cl := responseContentLength
-		fs := append([]field(nil), response...)
-		write := func() {
-			buf.Reset()
-			for _, f := range fs {
-				if f.value == "" { // content-length
-					f.value = strconv.Itoa(cl)
-				}
-				if err := e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		write()
-		b.ReportAllocs()
-		for b.Loop() {
-			write()
-		}
-	})
+	xnetEncodeRows(b, response)
 }
 
 // BenchmarkHPACKEncodeRequest encodes the 13-field request on a warm
 // encoder (a client's second request).
 func BenchmarkHPACKEncodeRequest(b *testing.B) {
 	hqpackEncodeRows(b, buildRequest)
-	b.Run("impl=xnet", func(b *testing.B) {
-		var buf bytes.Buffer
-		e := xhpack.NewEncoder(&buf)
-		xnetEncode(b, e, &buf, request)
-		b.ReportAllocs()
-		for b.Loop() {
-			xnetEncode(b, e, &buf, request)
-		}
-	})
+	xnetEncodeRows(b, request)
 }
 
 // requestPaths is the request with :path cycling through 16 values, one
@@ -150,17 +167,7 @@ func BenchmarkHPACKEncodeRequestPaths(b *testing.B) {
 			i++
 		}
 	})
-	b.Run("impl=xnet", func(b *testing.B) {
-		var buf bytes.Buffer
-		e := xhpack.NewEncoder(&buf)
-		xnetEncode(b, e, &buf, rs[0])
-		b.ReportAllocs()
-		i := 1
-		for b.Loop() {
-			xnetEncode(b, e, &buf, rs[i%len(rs)])
-			i++
-		}
-	})
+	xnetEncodeRows(b, rs...)
 }
 
 // xnetSections returns fs encoded by x/net's encoder (which indexes every
@@ -170,9 +177,9 @@ func BenchmarkHPACKEncodeRequestPaths(b *testing.B) {
 func xnetSections(b *testing.B, fs []field) (first, second []byte) {
 	var buf bytes.Buffer
 	e := xhpack.NewEncoder(&buf)
-	xnetEncode(b, e, &buf, fs)
+	xnetEncode[xhpack.HeaderField](b, e, &buf, fs)
 	first = bytes.Clone(buf.Bytes())
-	xnetEncode(b, e, &buf, fs)
+	xnetEncode[xhpack.HeaderField](b, e, &buf, fs)
 	return first, bytes.Clone(buf.Bytes())
 }
 
@@ -191,8 +198,9 @@ func benchHPACKDecode(b *testing.B, prime, block []byte, fs []field) {
 // benchHPACKDecodeTurns decodes one of blocks in each iteration, in turn,
 // with decoders primed by decoding primes, then each block, once: hqpack
 // into a countSink (zero copy) and into a fastpath.SinkList (copies every
-// name and value into its arena), x/net into an emit func that counts the
-// strings it is given. Every block must decode to fs's counts.
+// name and value into its arena), x/net and the drop-in
+// (compat/xnet-hpack) into an emit func that counts the strings it is
+// given. Every block must decode to fs's counts.
 func benchHPACKDecodeTurns(b *testing.B, primes, blocks [][]byte, fs []field) {
 	w := want(fs)
 	warm := append(append([][]byte(nil), primes...), blocks...)
@@ -242,32 +250,59 @@ func benchHPACKDecodeTurns(b *testing.B, primes, blocks [][]byte, fs []field) {
 	})
 	b.Run("impl=xnet", func(b *testing.B) {
 		var s fieldStats
-		d := xhpack.NewDecoder(hpack.DefaultTableSize, func(f xhpack.HeaderField) {
-			s.fields++
-			s.bytes += len(f.Name) + len(f.Value)
-		})
-		decode := func(block []byte) {
-			if _, err := d.Write(block); err != nil {
-				b.Fatal(err)
-			}
-			if err := d.Close(); err != nil {
-				b.Fatal(err)
-			}
-		}
-		for _, p := range warm {
-			decode(p)
-		}
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			s = fieldStats{}
-			decode(blocks[i%len(blocks)])
-			i++
-		}
-		if s != w {
-			b.Fatalf("decoded %+v, want %+v", s, w)
-		}
+		d := xhpack.NewDecoder(hpack.DefaultTableSize, countEmit[xhpack.HeaderField](&s))
+		xnetDecodeTurns(b, d, &s, warm, blocks, w)
 	})
+	b.Run("impl=hqpack-xnet", func(b *testing.B) {
+		var s fieldStats
+		d := xnethpack.NewDecoder(hpack.DefaultTableSize, countEmit[xnethpack.HeaderField](&s))
+		xnetDecodeTurns(b, d, &s, warm, blocks, w)
+	})
+}
+
+// countEmit returns an x/net-shaped decoder's emit func that counts the
+// fields and strings it is given into s.
+func countEmit[F headerField](s *fieldStats) func(F) {
+	return func(f F) {
+		h := struct {
+			Name, Value string
+			Sensitive   bool
+		}(f)
+		s.fields++
+		s.bytes += len(h.Name) + len(h.Value)
+	}
+}
+
+// xnetDecoder is a decoder with x/net's API: x/net's own, or the drop-in.
+type xnetDecoder interface {
+	Write([]byte) (int, error)
+	Close() error
+}
+
+// xnetDecodeTurns is benchHPACKDecodeTurns's loop for an x/net-shaped
+// decoder whose emit func counts into s.
+func xnetDecodeTurns(b *testing.B, d xnetDecoder, s *fieldStats, warm, blocks [][]byte, w fieldStats) {
+	decode := func(block []byte) {
+		if _, err := d.Write(block); err != nil {
+			b.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, p := range warm {
+		decode(p)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		*s = fieldStats{}
+		decode(blocks[i%len(blocks)])
+		i++
+	}
+	if *s != w {
+		b.Fatalf("decoded %+v, want %+v", *s, w)
+	}
 }
 
 // BenchmarkHPACKDecodeRequestCold decodes the request as the first section
@@ -306,10 +341,7 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 	})
 	b.Run("impl=xnet", func(b *testing.B) {
 		var s fieldStats
-		d := xhpack.NewDecoder(hpack.DefaultTableSize, func(f xhpack.HeaderField) {
-			s.fields++
-			s.bytes += len(f.Name) + len(f.Value)
-		})
+		d := xhpack.NewDecoder(hpack.DefaultTableSize, countEmit[xhpack.HeaderField](&s))
 		benchEvicted(b, func() {
 			s = fieldStats{}
 			if _, err := d.Write(block); err != nil {
@@ -355,7 +387,7 @@ func BenchmarkHPACKDecodeRequestWarmTurns(b *testing.B) {
 	e := xhpack.NewEncoder(&buf)
 	var sections [][]byte
 	for _, r := range [][]field{rs[0], rs[1], rs[0], rs[1]} {
-		xnetEncode(b, e, &buf, r)
+		xnetEncode[xhpack.HeaderField](b, e, &buf, r)
 		sections = append(sections, bytes.Clone(buf.Bytes()))
 	}
 	benchHPACKDecodeTurns(b, sections[:2], sections[2:], request)

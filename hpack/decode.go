@@ -382,7 +382,7 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 			e := d.tab.Ref(i - 1 - static.HPACKLen)
 			if e == nil {
 				d.used, d.fields = d.maxSect-room, d.maxFields-left
-				return n, ErrInvalidIndex
+				return n, &IndexError{Index: i}
 			}
 			name, value = d.tab.Bytes(e)
 			id = static.FieldID(e.Tag())
@@ -508,7 +508,7 @@ func (d *Decoder) entry(i uint64) (name, value []byte, id static.FieldID, err er
 	}
 	e := d.tab.Ref(i - 1 - static.HPACKLen)
 	if e == nil {
-		return nil, nil, 0, ErrInvalidIndex
+		return nil, nil, 0, &IndexError{Index: i}
 	}
 	name, value = d.tab.Bytes(e)
 	return name, value, static.FieldID(e.Tag()), nil
@@ -582,7 +582,13 @@ func (d *Decoder) need(p []byte) (int, error) {
 		}
 		least += l
 		n += k
-	} else if name, _, _, err := d.entry(i); err == nil {
+	} else {
+		// A name index that names no entry is an error already, as it
+		// is when the whole representation is there.
+		name, _, _, err := d.entry(i)
+		if err != nil {
+			return n, err
+		}
 		least += len(name)
 	}
 	if n >= len(p) {

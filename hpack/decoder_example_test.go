@@ -86,27 +86,6 @@ func ExampleDecoder_errors() {
 	// Output:
 	// :method: GET
 	// true true 1
-	// hpack: invalid index at offset 0 true
+	// hpack: invalid index 70 at offset 0 true
 	// true
-}
-
-// Moving from golang.org/x/net/http2/hpack: the same calls, another import.
-func ExampleNewDecoder() {
-	dec := hpack.NewDecoder(4096, func(f hpack.HeaderField) {
-		fmt.Println(f)
-	})
-	if _, err := dec.Write(request); err != nil {
-		fmt.Println(err)
-	}
-	if err := dec.Close(); err != nil {
-		fmt.Println(err)
-	}
-	fields, err := dec.DecodeFull([]byte{0xbe}) // the entry C.3.1 inserted
-	fmt.Println(fields, err)
-	// Output:
-	// header field ":method" = "GET"
-	// header field ":scheme" = "http"
-	// header field ":path" = "/"
-	// header field ":authority" = "www.example.com"
-	// [header field ":authority" = "www.example.com"] <nil>
 }

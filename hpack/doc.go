@@ -1,6 +1,5 @@
 // Package hpack implements HPACK, the field compression of HTTP/2
-// (RFC 7541): an Encoder and a Decoder with allocation-free fast paths,
-// and adapters with the shapes of golang.org/x/net/http2/hpack.
+// (RFC 7541): an Encoder and a Decoder with allocation-free fast paths.
 //
 // # Decoding
 //
@@ -62,11 +61,12 @@
 //
 // # Moving from golang.org/x/net/http2/hpack
 //
-// NewDecoder and NewEncoder have x/net's signatures and return an XDecoder
-// and an XEncoder with x/net's methods (Write, Close, DecodeFull,
-// SetEmitFunc, SetEmitEnabled, SetMaxStringLength, ...; WriteField, ...),
-// and HeaderField is x/net's, so moving is a change of import path. Code
-// that names the types says *hpack.XDecoder for *hpack.Decoder and
-// *hpack.XEncoder for *hpack.Encoder. XDecoder is stricter than x/net where
-// RFC 7541 is (see its documentation).
+// github.com/hqpack/hqpack/compat/xnet-hpack has x/net's API exactly
+// (NewEncoder, WriteField, NewDecoder, Write, Close, DecodeFull,
+// HeaderField, the Huffman functions and x/net's errors) on this package's
+// Encoder and Decoder: code moves by changing its import path, and x/net's
+// own http2 can use it through a copy of x/net (compat/README.md). It sends
+// names as given and behaves as x/net does wherever a caller can observe
+// it, except where RFC 7541 is stricter (its types list each difference).
+// This package keeps its native API.
 package hpack

@@ -30,6 +30,13 @@ type Config struct {
 	Huffman fastpath.HuffmanPolicy
 	// Indexing is the policy for inserting into the dynamic table.
 	Indexing Indexing
+	// NamesAsGiven sends names exactly as the fields give them. By
+	// default an uppercase letter is lowercased on the way, since HTTP/2
+	// requires lowercase names (RFC 9113 §8.2.1); an API that promises to
+	// pass names through (golang.org/x/net/http2/hpack's, whose callers
+	// test that peers reject uppercase names) sets it. Names then match
+	// static and dynamic entries only when they are equal byte for byte.
+	NamesAsGiven bool
 }
 
 func (c Config) sizes() (limit, initial int) {
@@ -87,7 +94,8 @@ const (
 // Enumerator is read from where it stands.
 //
 // Names are sent in lowercase (HTTP/2 requires it), lowercased on the way
-// when they are not. A raw Content-Length (fastpath.FieldList's
+// when they are not, unless Config.NamesAsGiven says to send them as they
+// are. A raw Content-Length (fastpath.FieldList's
 // AddContentLength) is formatted straight into the output and encodes
 // exactly as its decimal string would. Fields flagged fastpath.NeverIndex,
 // and those the Indexing policy protects, are sent as never indexed, never
@@ -102,6 +110,7 @@ type Encoder struct {
 	table    table.Table
 	huffman  fastpath.HuffmanPolicy
 	indexing Indexing
+	asGiven  bool // Config.NamesAsGiven
 
 	limit  int // the largest table we are willing to keep
 	peer   int // the peer's SETTINGS_HEADER_TABLE_SIZE
@@ -177,6 +186,7 @@ func (e *Encoder) Init(c Config) {
 		lower:     e.lower[:0],
 		huffman:   c.Huffman,
 		indexing:  c.Indexing,
+		asGiven:   c.NamesAsGiven,
 		limit:     limit,
 		peer:      initial,
 		cur:       initial,
@@ -343,6 +353,8 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 	if l, ok := fields.(*fastpath.FieldList); ok {
 		return e.list(buf, grow, l)
 	}
+	// Only FieldList sections are replayed (replayRun): no slot to note.
+	e.nth = replayLen
 	for e.have || (!e.end && fields.Next()) {
 		name, value, f, n, raw := fieldOf(fields)
 		var ok bool

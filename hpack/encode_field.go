@@ -59,7 +59,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 // policy, then an indexed field or a literal.
 func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags) ([]byte, bool) {
 	given := name // as the caller passed it, for the memo
-	lowered := !fastpath.IsLower(name)
+	lowered := !e.asGiven && !fastpath.IsLower(name)
 	if lowered {
 		name = e.lowercase(name)
 	}

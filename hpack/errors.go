@@ -21,7 +21,8 @@ var (
 	ErrHuffmanPaddingLength = wire.ErrHuffmanPaddingLength
 	ErrHuffmanPaddingBits   = wire.ErrHuffmanPaddingBits
 
-	// ErrInvalidIndex reports an index of 0 or past the static and dynamic tables.
+	// ErrInvalidIndex reports an index of 0 or past the static and dynamic
+	// tables; the decoders report it as an *IndexError, which has the index.
 	ErrInvalidIndex = errors.New("invalid index")
 	// ErrSizeUpdate reports a Dynamic Table Size Update after a field, above
 	// the size we allow, or missing after we lowered it (RFC 7541 §4.2, §6.3).

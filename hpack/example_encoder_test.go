@@ -1,7 +1,6 @@
 package hpack_test
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -107,28 +106,4 @@ func ExampleEncoder_SetMaxTableSize() {
 	// 89
 	// 3f e1 7f 89
 	// 16384
-}
-
-// Moving from golang.org/x/net/http2/hpack is a change of import path:
-// NewEncoder, WriteField, HeaderField, NewDecoder and DecodeFull keep their
-// signatures. (Code that names the types says *hpack.XEncoder and
-// *hpack.XDecoder.)
-func ExampleNewEncoder() {
-	// import "github.com/hqpack/hqpack/hpack" // was "golang.org/x/net/http2/hpack"
-	var buf bytes.Buffer
-	enc := hpack.NewEncoder(&buf)
-	enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
-	enc.WriteField(hpack.HeaderField{Name: "set-cookie", Value: "id=42", Sensitive: true})
-
-	dec := hpack.NewDecoder(4096, nil)
-	fields, err := dec.DecodeFull(buf.Bytes())
-	if err != nil {
-		fmt.Println(err)
-	}
-	for _, f := range fields {
-		fmt.Println(f)
-	}
-	// Output:
-	// header field ":status" = "200"
-	// header field "set-cookie" = "id=42" (sensitive)
 }
