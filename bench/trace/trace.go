@@ -13,7 +13,8 @@
 //	go test -tags interop ./interop -run '^$' -bench Trace
 //
 // One iteration is the whole trace; each row reports ns/list (a list is one
-// header block or field section) and allocs/list beside the usual figures.
+// header block or field section) beside the usual figures, which are per
+// trace, and the encoders wire-B/list, what they wrote.
 // Every row is checked before its timed loop (what it encodes decodes back
 // to the lists, what it decodes is the lists) and again after it (the timed
 // runs wrote and delivered as much as the checked one).
