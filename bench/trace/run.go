@@ -24,6 +24,7 @@ var (
 	Dynamic = Setting{Capacity: 4096, Blocked: 100}
 )
 
+// String names s in the benchmarks' names: "static" or "4096-100-ack".
 func (s Setting) String() string {
 	if s.Capacity == 0 {
 		return "static"
@@ -78,7 +79,7 @@ type TraceDecoder interface {
 
 // EncoderRow is an implementation's row in an encode trace benchmark.
 type EncoderRow struct {
-	Impl string
+	Impl string // the row's name: impl=Impl
 	// StaticOnly marks an encoder without a dynamic table (quic-go's): it
 	// runs at the Static setting only.
 	StaticOnly bool
@@ -94,9 +95,11 @@ type EncoderRow struct {
 
 // DecoderRow is an implementation's row in a decode trace benchmark.
 type DecoderRow struct {
-	Impl       string
+	Impl string // the row's name: impl=Impl
+	// StaticOnly marks a decoder without a dynamic table (quic-go's).
 	StaticOnly bool
-	New        func() ListDecoder
+	// New returns the implementation's decoder, unless Trace is set.
+	New func() ListDecoder
 	// Trace, if set, makes the runner of every run, the checked one
 	// included.
 	Trace func(t *Trace, s Setting) (TraceDecoder, error)
@@ -108,7 +111,7 @@ type DecoderRow struct {
 // alias the decoder's memory, nothing is copied but in a checked run) and
 // the peers' emit function.
 type Collector struct {
-	Fields, Bytes, Stream int
+	Fields, Bytes, Stream int // fields, their name and value bytes, decoder-stream bytes
 	// Kept holds every field of the trace in order, in a checked run.
 	Kept conformance.Headers
 	keep bool

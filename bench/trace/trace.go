@@ -37,7 +37,7 @@ import (
 
 // Trace is a benchmark's input: connections, each a sequence of lists.
 type Trace struct {
-	Name    string
+	Name    string // where the lists come from
 	Conns   []Conn
 	Strings Strings // how the lists' strings were made (see Copy)
 }
@@ -45,14 +45,14 @@ type Trace struct {
 // Conn is one connection of a trace: an hpack-test-case story or a QIF
 // file, its lists in order.
 type Conn struct {
-	Name  string
+	Name  string // the story's folder and file, or the QIF's name
 	Lists []List
 }
 
 // List is one header list of a connection and, once encoded, what it puts
 // on the wire.
 type List struct {
-	Fields conformance.Headers
+	Fields conformance.Headers // in order; names may repeat
 	// CL is the index in Fields of a content-length whose value is a plain
 	// decimal, which hqpack's rows add raw (AddContentLength(CLValue)), as
 	// a server that holds the length as a number does; -1 for none.
@@ -96,6 +96,7 @@ const (
 	Interned
 )
 
+// String names s in the benchmarks' names: "fresh" or "interned".
 func (s Strings) String() string {
 	if s == Interned {
 		return "interned"
