@@ -283,9 +283,9 @@ func timed(b *testing.B, lists int, run func()) {
 }
 
 // benchEncode runs an encode row on in at s: the recording run (decoded
-// back by ref and checked), a checked run of the timed runner when it is
-// not the recording's own code, then the timed runs, each of which must
-// write as many bytes.
+// back by ref and checked), a run of the timed runner that must write the
+// recording's bytes (and warms it), then the timed runs, each of which
+// must write as many bytes.
 func benchEncode(b *testing.B, in *Trace, s Setting, row EncoderRow, ref func() ListDecoder) {
 	rec, err := Record(in, s, row.New(), ref())
 	if err != nil {
@@ -304,17 +304,16 @@ func benchEncode(b *testing.B, in *Trace, s Setting, row EncoderRow, ref func() 
 		if r, err = row.Trace(rec, s); err != nil {
 			b.Fatal(err)
 		}
-		defer r.Close()
-		_, got, err := r.Encode(true)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := sameWires(got, wires); err != nil {
-			b.Fatalf("%s: the trace runner wrote other bytes than the recording: %v", row.Impl, err)
-		}
 	} else {
 		r = &loopEncoder{row.New(), rec, s}
-		defer r.Close()
+	}
+	defer r.Close()
+	_, got, err := r.Encode(true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := sameWires(got, wires); err != nil {
+		b.Fatalf("%s: the timed runner wrote other bytes than the recording: %v", row.Impl, err)
 	}
 	var n int
 	timed(b, rec.Lists(), func() {
