@@ -52,12 +52,18 @@ var request = []field{
 // using hqpack does for every response, a call per field (the strings are
 // response's, so the peers get the same ones).
 func buildResponse(l *fastpath.FieldList) {
+	buildResponseWith(l, response[3].value, responseContentLength)
+}
+
+// buildResponseWith fills l with the response with another date and
+// Content-Length.
+func buildResponseWith(l *fastpath.FieldList, date string, cl int64) {
 	r := response[:7]
 	l.Reset()
 	l.Add(r[0].name, r[0].value, 0)
 	l.Add(r[1].name, r[1].value, 0)
-	l.AddContentLength(responseContentLength) // r[2]
-	l.Add(r[3].name, r[3].value, 0)
+	l.AddContentLength(cl) // r[2]
+	l.Add(r[3].name, date, 0)
 	l.Add(r[4].name, r[4].value, 0)
 	l.Add(r[5].name, r[5].value, 0)
 	l.Add(r[6].name, r[6].value, 0)

@@ -56,7 +56,7 @@ func encodeRecords(lists []Headers, cfg qpack.EncoderConfig, raw bool) []Record 
 func fillFields(fields *fastpath.FieldList, h Headers, raw bool) {
 	fields.Reset()
 	for _, f := range h {
-		if n, ok := rawContentLength(f); raw && ok {
+		if n, ok := RawContentLength(f); raw && ok {
 			fields.AddContentLength(n)
 			continue
 		}
@@ -64,7 +64,11 @@ func fillFields(fields *fastpath.FieldList, h Headers, raw bool) {
 	}
 }
 
-func rawContentLength(f Header) (int64, bool) {
+// RawContentLength returns the number of a content-length field whose value
+// is a plain decimal (digits only, no leading zero, at most 18 of them), as a
+// server that holds the length as an integer would have written it; ok is
+// false for any other field or value.
+func RawContentLength(f Header) (int64, bool) {
 	if f.Name != "content-length" || f.Value == "" || len(f.Value) > 18 || (f.Value[0] == '0' && len(f.Value) > 1) {
 		return 0, false
 	}

@@ -7,7 +7,12 @@
 // the public corpora, and fuzzes hqpack's decoders against theirs on the
 // same bytes (FuzzNghttp2Decode, FuzzNghttp3Decode): nghttp3's is the only
 // dynamic-table QPACK decoder hqpack's can be compared with, as no Go one
-// has a dynamic table.
+// has a dynamic table. It runs the trace benchmarks of package bench with
+// nghttp2's and nghttp3's rows added (trace.go runs each trace in one cgo
+// call), so that one run sets hqpack, the Go peer and the C library side by
+// side:
+//
+//	go test -tags interop ./interop -run '^$' -bench Trace
 //
 // The package wraps the libraries through cgo, so it builds only with the
 // build tag interop and the libraries' headers installed (Debian:

@@ -6,8 +6,23 @@ package interop
 #cgo LDFLAGS: -lnghttp2
 #include <nghttp2/nghttp2.h>
 #include "cbuf.h"
+#include "trace.h"
 
 HQ_DEFINE_NEW_NVA(hq2_new_nva, nghttp2_nv, NGHTTP2_NV_FLAG_NO_INDEX)
+
+// hq2_deflate_nva encodes n fields into out, as an nghttp2 session does:
+// the bound, then the block. It returns the block's length, or an error.
+static ssize_t hq2_deflate_nva(nghttp2_hd_deflater *d, const nghttp2_nv *nva, size_t n, hq_out *out) {
+	size_t bound = nghttp2_hd_deflate_bound(d, nva, n);
+	if (hq_reserve(out, bound) != 0) {
+		return NGHTTP2_ERR_NOMEM;
+	}
+	ssize_t w = nghttp2_hd_deflate_hd(d, out->p + out->len, bound, nva, n);
+	if (w > 0) {
+		out->len += (size_t)w;
+	}
+	return w;
+}
 
 // hq2_deflate encodes the n fields laid out by makeCFields into out.
 static int hq2_deflate(nghttp2_hd_deflater *d, const uint8_t *bytes, const size_t *lens, const uint8_t *never, size_t n, hq_out *out) {
@@ -15,24 +30,14 @@ static int hq2_deflate(nghttp2_hd_deflater *d, const uint8_t *bytes, const size_
 	if (nva == NULL) {
 		return NGHTTP2_ERR_NOMEM;
 	}
-	size_t bound = nghttp2_hd_deflate_bound(d, nva, n);
-	int rv = hq_reserve(out, bound);
-	if (rv == 0) {
-		ssize_t w = nghttp2_hd_deflate_hd(d, out->p + out->len, bound, nva, n);
-		if (w < 0) {
-			rv = (int)w;
-		} else {
-			out->len += (size_t)w;
-		}
-	} else {
-		rv = NGHTTP2_ERR_NOMEM;
-	}
+	ssize_t w = hq2_deflate_nva(d, nva, n, out);
 	free(nva);
-	return rv;
+	return w < 0 ? (int)w : 0;
 }
 
-// hq2_inflate decodes a whole header block into out.
-static int hq2_inflate(nghttp2_hd_inflater *d, uint8_t *in, size_t len, hq_out *out) {
+// hq2_inflate decodes a whole header block: its fields go to out and
+// are counted into t, each unless NULL.
+static int hq2_inflate(nghttp2_hd_inflater *d, const uint8_t *in, size_t len, hq_out *out, hq_tally *t) {
 	for (;;) {
 		nghttp2_nv nv;
 		int flags = 0;
@@ -43,7 +48,8 @@ static int hq2_inflate(nghttp2_hd_inflater *d, uint8_t *in, size_t len, hq_out *
 		in += n;
 		len -= (size_t)n;
 		if (flags & NGHTTP2_HD_INFLATE_EMIT) {
-			if (hq_put_field(out, nv.name, nv.namelen, nv.value, nv.valuelen, nv.flags & NGHTTP2_NV_FLAG_NO_INDEX) != 0) {
+			hq_count(t, nv.namelen, nv.valuelen);
+			if (out != NULL && hq_put_field(out, nv.name, nv.namelen, nv.value, nv.valuelen, nv.flags & NGHTTP2_NV_FLAG_NO_INDEX) != 0) {
 				return NGHTTP2_ERR_NOMEM;
 			}
 		}
@@ -55,10 +61,74 @@ static int hq2_inflate(nghttp2_hd_inflater *d, uint8_t *in, size_t len, hq_out *
 		}
 	}
 }
+
+HQ_DEFINE_TRACE_NVA(hq2_trace_nva, nghttp2_nv)
+
+// hq2_trace_deflate encodes every list of t (nva holds their fields),
+// each connection on a new deflater with a 4096-byte table. With keep
+// each block goes into out after the last and lens gets its length; else
+// over the last. r counts the bytes.
+static void hq2_trace_deflate(const hq_trace *t, const nghttp2_nv *nva, hq_out *out, size_t *lens, int keep, hq_tally *r) {
+	size_t list = 0;
+	for (size_t c = 0; c < t->nconns && r->rv == 0; c++) {
+		nghttp2_hd_deflater *d;
+		if ((r->rv = nghttp2_hd_deflate_new(&d, 4096)) != 0) {
+			break;
+		}
+		for (size_t k = 0; k < t->conn_lists[c]; k++, list++) {
+			size_t n = t->list_fields[list];
+			if (!keep) {
+				out->len = 0;
+			}
+			ssize_t w = hq2_deflate_nva(d, nva, n, out);
+			if (w < 0) {
+				r->rv = (int)w;
+				break;
+			}
+			if (keep) {
+				lens[list] = (size_t)w;
+			}
+			r->bytes += w;
+			nva += n;
+		}
+		nghttp2_hd_deflate_del(d);
+	}
+	r->list = list;
+}
+
+// hq2_trace_inflate decodes the section of every list of t, each
+// connection on a new inflater, applying each list's header_table_size
+// first; the fields are counted into r, and go to out unless NULL.
+static void hq2_trace_inflate(const hq_trace *t, hq_out *out, hq_tally *r) {
+	size_t list = 0;
+	const uint8_t *w = t->wire;
+	for (size_t c = 0; c < t->nconns && r->rv == 0; c++) {
+		nghttp2_hd_inflater *d;
+		if ((r->rv = nghttp2_hd_inflate_new(&d)) != 0) {
+			break;
+		}
+		for (size_t k = 0; k < t->conn_lists[c]; k++, list++) {
+			const size_t *lens = t->wire_lens + 3 * list;
+			int64_t size = t->list_size[list];
+			if (size >= 0 && (r->rv = nghttp2_hd_inflate_change_table_size(d, (size_t)size)) != 0) {
+				break;
+			}
+			if ((r->rv = hq2_inflate(d, w + lens[0], lens[1], out, r)) != 0) {
+				break;
+			}
+			w += lens[0] + lens[1] + lens[2];
+		}
+		nghttp2_hd_inflate_del(d);
+	}
+	r->list = list;
+}
 */
 import "C"
 
-import "errors"
+import (
+	"errors"
+	"unsafe"
+)
 
 func nghttp2Error(call string, rv C.int) error {
 	if rv >= 0 {
@@ -134,7 +204,7 @@ func (d *HPACKInflater) SetMaxTableSize(n int) error {
 
 // Decode decodes one whole header block.
 func (d *HPACKInflater) Decode(block []byte) ([]Field, error) {
-	if rv := C.hq2_inflate(d.d, ptr(block), C.size_t(len(block)), &d.out); rv != 0 {
+	if rv := C.hq2_inflate(d.d, ptr(block), C.size_t(len(block)), &d.out, nil); rv != 0 {
 		take(&d.out)
 		return nil, nghttp2Error("nghttp2_hd_inflate_hd2", rv)
 	}
@@ -150,4 +220,22 @@ func (d *HPACKInflater) Close() {
 // Nghttp2Version returns the version of the libnghttp2 linked in.
 func Nghttp2Version() string {
 	return C.GoString(C.nghttp2_version(0).version_str)
+}
+
+// nghttp2TraceNVA returns the nghttp2_nv of every field of c (nil when
+// out of memory), for C.free.
+func nghttp2TraceNVA(c *cTrace) unsafe.Pointer {
+	return unsafe.Pointer(C.hq2_trace_nva(c.t, C.size_t(c.fields)))
+}
+
+// nghttp2TraceDeflate runs hq2_trace_deflate.
+func nghttp2TraceDeflate(c *cTrace, nva unsafe.Pointer, out *C.hq_out, lens []C.size_t, keep bool) (r C.hq_tally) {
+	C.hq2_trace_deflate(c.t, (*C.nghttp2_nv)(nva), out, unsafe.SliceData(lens), cBool(keep), &r)
+	return r
+}
+
+// nghttp2TraceInflate runs hq2_trace_inflate.
+func nghttp2TraceInflate(c *cTrace, out *C.hq_out) (r C.hq_tally) {
+	C.hq2_trace_inflate(c.t, out, &r)
+	return r
 }

@@ -6,6 +6,7 @@ package interop
 #cgo LDFLAGS: -lnghttp3
 #include <nghttp3/nghttp3.h>
 #include "cbuf.h"
+#include "trace.h"
 
 HQ_DEFINE_NEW_NVA(hq3_new_nva, nghttp3_nv, NGHTTP3_NV_FLAG_NEVER_INDEX)
 
@@ -58,12 +59,12 @@ static nghttp3_qpack_stream_context *hq3_stream_new(int64_t stream) {
 	return s;
 }
 
-// hq3_read_request feeds a whole section (fin) to its stream's context and
-// appends the fields it yields to out. It returns the bytes consumed, or a
-// negative nghttp3 error; *state is 1 when the section is complete, 2 when
-// it is blocked (the rest of it is to be fed again later), 0 when nghttp3
-// wants more input.
-static nghttp3_ssize hq3_read_request(nghttp3_qpack_decoder *d, nghttp3_qpack_stream_context *s, const uint8_t *src, size_t len, hq_out *out, int *state) {
+// hq3_read_request feeds a whole section (fin) to its stream's context;
+// the fields it yields go to out and are counted into t, each unless NULL.
+// It returns the bytes consumed, or a negative nghttp3 error; *state is 1
+// when the section is complete, 2 when it is blocked (the rest of it is to
+// be fed again later), 0 when nghttp3 wants more input.
+static nghttp3_ssize hq3_read_request(nghttp3_qpack_decoder *d, nghttp3_qpack_stream_context *s, const uint8_t *src, size_t len, hq_out *out, hq_tally *t, int *state) {
 	size_t off = 0;
 	*state = 0;
 	for (;;) {
@@ -76,7 +77,8 @@ static nghttp3_ssize hq3_read_request(nghttp3_qpack_decoder *d, nghttp3_qpack_st
 		off += (size_t)n;
 		if (flags & NGHTTP3_QPACK_DECODE_FLAG_EMIT) {
 			nghttp3_vec name = nghttp3_rcbuf_get_buf(nv.name), value = nghttp3_rcbuf_get_buf(nv.value);
-			int rv = hq_put_field(out, name.base, name.len, value.base, value.len, nv.flags & NGHTTP3_NV_FLAG_NEVER_INDEX);
+			hq_count(t, name.len, value.len);
+			int rv = out == NULL ? 0 : hq_put_field(out, name.base, name.len, value.base, value.len, nv.flags & NGHTTP3_NV_FLAG_NEVER_INDEX);
 			nghttp3_rcbuf_decref(nv.name);
 			nghttp3_rcbuf_decref(nv.value);
 			if (rv != 0) {
@@ -113,12 +115,121 @@ static int hq3_write_decoder(nghttp3_qpack_decoder *d, hq_out *out) {
 	out->len += (size_t)(b.last - b.begin);
 	return 0;
 }
+
+HQ_DEFINE_TRACE_NVA(hq3_trace_nva, nghttp3_nv)
+
+// hq3_read_rv turns what a call that reads a stream returned, m of want
+// bytes, into 0 or an error: nghttp3's, or short for a short read.
+static int hq3_read_rv(nghttp3_ssize m, size_t want, int short_err) {
+	return m < 0 ? (int)m : (size_t)m != want ? short_err : 0;
+}
+
+// hq3_trace_encode encodes every list of t (nva holds their fields), each
+// connection on a new encoder for a peer that allows cap and blocked, and
+// after each list reads back the decoder stream t holds for it. The three
+// buffers nghttp3 writes into are kept from list to list. With keep each
+// list's encoder stream and section go into out after the last and lens
+// gets their lengths (2 a list). r counts the bytes.
+static void hq3_trace_encode(const hq_trace *t, const nghttp3_nv *nva, size_t cap, size_t blocked, hq_out *out, size_t *lens, int keep, hq_tally *r) {
+	const nghttp3_mem *mem = nghttp3_mem_default();
+	nghttp3_buf pbuf, rbuf, ebuf;
+	nghttp3_buf_init(&pbuf);
+	nghttp3_buf_init(&rbuf);
+	nghttp3_buf_init(&ebuf);
+	size_t list = 0;
+	const uint8_t *w = t->wire;
+	for (size_t c = 0; c < t->nconns && r->rv == 0; c++) {
+		nghttp3_qpack_encoder *e = hq3_encoder_new(cap, blocked);
+		if (e == NULL) {
+			r->rv = NGHTTP3_ERR_NOMEM;
+			break;
+		}
+		for (size_t k = 0; k < t->conn_lists[c]; k++, list++) {
+			size_t n = t->list_fields[list];
+			nghttp3_buf_reset(&pbuf);
+			nghttp3_buf_reset(&rbuf);
+			nghttp3_buf_reset(&ebuf);
+			if ((r->rv = nghttp3_qpack_encoder_encode(e, &pbuf, &rbuf, &ebuf, (int64_t)(4 * k), nva, n)) != 0) {
+				break;
+			}
+			nva += n;
+			size_t es = nghttp3_buf_len(&ebuf), sec = nghttp3_buf_len(&pbuf) + nghttp3_buf_len(&rbuf);
+			r->bytes += (int64_t)(es + sec);
+			if (keep) {
+				if (hq_put(out, ebuf.pos, es) || hq_put(out, pbuf.pos, nghttp3_buf_len(&pbuf)) || hq_put(out, rbuf.pos, nghttp3_buf_len(&rbuf))) {
+					r->rv = NGHTTP3_ERR_NOMEM;
+					break;
+				}
+				lens[2 * list] = es;
+				lens[2 * list + 1] = sec;
+			}
+			const size_t *wl = t->wire_lens + 3 * list;
+			const uint8_t *ds = w + wl[0] + wl[1];
+			w = ds + wl[2];
+			if (wl[2] > 0 && (r->rv = hq3_read_rv(nghttp3_qpack_encoder_read_decoder(e, ds, wl[2]), wl[2], NGHTTP3_ERR_QPACK_DECODER_STREAM_ERROR)) != 0) {
+				break;
+			}
+		}
+		nghttp3_qpack_encoder_del(e);
+	}
+	r->list = list;
+	nghttp3_buf_free(&pbuf, mem);
+	nghttp3_buf_free(&rbuf, mem);
+	nghttp3_buf_free(&ebuf, mem);
+}
+
+// hq3_trace_decode decodes every list of t, each connection on a new
+// decoder that allows cap and blocked: the list's encoder stream, then its
+// section on a new stream context, then the decoder stream nghttp3 has to
+// send, counted into r->stream. The fields are counted into r and go to
+// out unless NULL. A section that blocks is an error: its encoder stream
+// came first.
+static void hq3_trace_decode(const hq_trace *t, size_t cap, size_t blocked, hq_out *out, hq_tally *r) {
+	hq_out ds = {0};
+	size_t list = 0;
+	const uint8_t *w = t->wire;
+	for (size_t c = 0; c < t->nconns && r->rv == 0; c++) {
+		nghttp3_qpack_decoder *d = hq3_decoder_new(cap, blocked);
+		if (d == NULL) {
+			r->rv = NGHTTP3_ERR_NOMEM;
+			break;
+		}
+		for (size_t k = 0; k < t->conn_lists[c]; k++, list++) {
+			const size_t *wl = t->wire_lens + 3 * list;
+			if (wl[0] > 0 && (r->rv = hq3_read_rv(nghttp3_qpack_decoder_read_encoder(d, w, wl[0]), wl[0], NGHTTP3_ERR_QPACK_ENCODER_STREAM_ERROR)) != 0) {
+				break;
+			}
+			nghttp3_qpack_stream_context *s = hq3_stream_new((int64_t)(4 * k));
+			if (s == NULL) {
+				r->rv = NGHTTP3_ERR_NOMEM;
+				break;
+			}
+			int state;
+			nghttp3_ssize m = hq3_read_request(d, s, w + wl[0], wl[1], out, r, &state);
+			nghttp3_qpack_stream_context_del(s);
+			if (m < 0 || state != 1) {
+				r->rv = m < 0 ? (int)m : NGHTTP3_ERR_QPACK_DECOMPRESSION_FAILED;
+				break;
+			}
+			ds.len = 0;
+			if ((r->rv = hq3_write_decoder(d, &ds)) != 0) {
+				break;
+			}
+			r->stream += (int64_t)ds.len;
+			w += wl[0] + wl[1] + wl[2];
+		}
+		nghttp3_qpack_decoder_del(d);
+	}
+	r->list = list;
+	free(ds.p);
+}
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // Error is an error code of nghttp2 or nghttp3, with the call that
@@ -279,7 +390,7 @@ func (d *QPACKDecoder) DecodeSection(stream int64, section []byte) (fields []Fie
 // blocked. nghttp3's error names b's stream.
 func (d *QPACKDecoder) feed(b *blockedSection) (done bool, err error) {
 	var state C.int
-	n := C.hq3_read_request(d.d, b.s, ptr(b.rest), C.size_t(len(b.rest)), &d.out, &state)
+	n := C.hq3_read_request(d.d, b.s, ptr(b.rest), C.size_t(len(b.rest)), &d.out, nil, &state)
 	b.got = append(b.got, parseFields(take(&d.out))...)
 	if n < 0 {
 		err := nghttp3Error("nghttp3_qpack_decoder_read_request", C.int(n)).(*Error)
@@ -350,4 +461,24 @@ func (d *QPACKDecoder) Close() {
 // Nghttp3Version returns the version of the libnghttp3 linked in.
 func Nghttp3Version() string {
 	return C.GoString(C.nghttp3_version(0).version_str)
+}
+
+// nghttp3TraceNVA returns the nghttp3_nv of every field of c (nil when
+// out of memory), for C.free.
+func nghttp3TraceNVA(c *cTrace) unsafe.Pointer {
+	return unsafe.Pointer(C.hq3_trace_nva(c.t, C.size_t(c.fields)))
+}
+
+// nghttp3TraceEncode runs hq3_trace_encode for a peer that allows
+// capacity and blocked.
+func nghttp3TraceEncode(c *cTrace, nva unsafe.Pointer, capacity, blocked uint64, out *C.hq_out, lens []C.size_t, keep bool) (r C.hq_tally) {
+	C.hq3_trace_encode(c.t, (*C.nghttp3_nv)(nva), C.size_t(capacity), C.size_t(blocked), out, unsafe.SliceData(lens), cBool(keep), &r)
+	return r
+}
+
+// nghttp3TraceDecode runs hq3_trace_decode for a decoder that allows
+// capacity and blocked.
+func nghttp3TraceDecode(c *cTrace, capacity, blocked uint64, out *C.hq_out) (r C.hq_tally) {
+	C.hq3_trace_decode(c.t, C.size_t(capacity), C.size_t(blocked), out, &r)
+	return r
 }
