@@ -87,7 +87,7 @@ func (h *hqpackHPACKEncoder) Encode(_ int, l *List) ([]byte, []byte, error) {
 	}
 	h.out = append(h.out[:0], h.frame[:n]...)
 	for res == hpack.MoreFields {
-		n, res = h.e.Continue(h.frame, &h.l)
+		n, res = h.e.Continue(h.frame)
 		h.out = append(h.out, h.frame[:n]...)
 	}
 	if res != hpack.Done {
