@@ -100,9 +100,9 @@ const (
 // exactly as its decimal string would. Fields flagged fastpath.NeverIndex,
 // and those the Indexing policy protects, are sent as never indexed, never
 // as a reference to a table entry. Encoding a warm section allocates
-// nothing, and a fastpath.FieldList section that repeats the last one (the
-// same strings, every byte verified, against an unchanged table) is sent
-// as a copy of its bytes.
+// nothing. The encoder keeps no memory of the caller's strings: what it
+// sends depends on their contents alone, found in the static table by a
+// switch on length and bytes and in the dynamic table by a hash.
 //
 // The zero Encoder is ready to use with the default Config; New and Init
 // set another.
@@ -141,28 +141,21 @@ type Encoder struct {
 	pendAt int
 
 	lower []byte   // scratch for lowercasing names
-	num   [20]byte // scratch: a negative Content-Length, coded digits
-
-	// The last raw Content-Length and its coded value (length byte, then
-	// the digits as sent): servers send the same lengths again and again.
-	clN    uint64
-	clLen  uint8 // 0: nothing remembered
-	clLine [21]byte
-	// Where the last raw Content-Length was written: buf[clAt:clEnd].
-	clAt, clEnd int
-
-	memo    memo
-	replay  replay
-	rep     repeat
-	nth     int  // the current field's position in the section
-	memoOff bool // tests: the memos must not change a byte
+	num   [20]byte // scratch: a negative Content-Length
 
 	// named has bit i set when the table may hold an entry whose name is
 	// static name i: a superset (evictions do not clear bits), cleared
 	// when the table is empty.
-	named     uint64
-	lookupAll bool // tests: skipping lookups by named must not change a byte
+	named uint64
+
+	recent recent
+	pos    int // the current field's position in the section
 }
+
+// lookupAll makes the encoder look every field up, in both tables, even
+// where recent holds the field's entry or named says no entry has its
+// name: tests set it to show that skipping those lookups changes no byte.
+var lookupAll = false
 
 // New returns an Encoder with the given configuration.
 func New(c Config) *Encoder {
@@ -181,19 +174,17 @@ func (e *Encoder) Init(c Config) {
 	clear(e.pend[:cap(e.pend)])
 	clear(e.lower[:cap(e.lower)])
 	*e = Encoder{
-		table:     e.table,
-		pend:      e.pend[:0],
-		lower:     e.lower[:0],
-		huffman:   c.Huffman,
-		indexing:  c.Indexing,
-		asGiven:   c.NamesAsGiven,
-		limit:     limit,
-		peer:      initial,
-		cur:       initial,
-		target:    min(limit, initial),
-		inited:    true,
-		memoOff:   e.memoOff,
-		lookupAll: e.lookupAll,
+		table:    e.table,
+		pend:     e.pend[:0],
+		lower:    e.lower[:0],
+		huffman:  c.Huffman,
+		indexing: c.Indexing,
+		asGiven:  c.NamesAsGiven,
+		limit:    limit,
+		peer:     initial,
+		cur:      initial,
+		target:   min(limit, initial),
+		inited:   true,
 	}
 	e.sizePending = e.target != e.cur
 	e.sizeMin = e.target
@@ -220,17 +211,6 @@ func (e *Encoder) init() {
 func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
 	e.init()
 	e.start(fields)
-	if l, ok := fields.(*fastpath.FieldList); ok {
-		if buf, ok := e.sendRepeat(dst[:0:len(dst)], false, l); ok {
-			e.fields = nil
-			return len(buf), Done
-		}
-		mark := e.markRepeat(l, 0)
-		if n, res = e.piece(dst); res == Done {
-			e.saveRepeat(dst[:n], l, mark)
-		}
-		return n, res
-	}
 	return e.piece(dst)
 }
 
@@ -255,7 +235,7 @@ func (e *Encoder) start(fields fastpath.Enumerator) {
 		l.Rewind()
 	}
 	e.started, e.have, e.end = false, false, false
-	e.nth = 0
+	e.pos = 0
 	e.fields = fields
 	e.pend, e.pendAt = e.pend[:0], 0
 }
@@ -305,22 +285,10 @@ func (e *Encoder) AppendSection(dst []byte, fields fastpath.Enumerator) []byte {
 	e.init()
 	e.start(fields)
 	e.fields = nil
-	l, _ := fields.(*fastpath.FieldList)
-	var mark repeatMark
-	if l != nil {
-		var ok bool
-		if dst, ok = e.sendRepeat(dst, true, l); ok {
-			return dst
-		}
-		mark = e.markRepeat(l, len(dst))
-	}
 	e.prepare()
 	dst, _ = e.rest(dst, true, fields)
 	if e.updLen > 0 {
 		dst = e.commitSizes(dst)
-	}
-	if l != nil {
-		e.saveRepeat(dst, l, mark)
 	}
 	return dst
 }
@@ -331,7 +299,7 @@ func (e *Encoder) current(dst []byte, fields fastpath.Enumerator) []byte {
 	name, value, f, n, raw := fieldOf(fields)
 	dst, _ = e.field(dst, true, name, value, f, n, raw)
 	e.have = false
-	e.nth++
+	e.pos++
 	return dst
 }
 
@@ -353,8 +321,6 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 	if l, ok := fields.(*fastpath.FieldList); ok {
 		return e.list(buf, grow, l)
 	}
-	// Only FieldList sections are replayed (replayRun): no slot to note.
-	e.nth = replayLen
 	for e.have || (!e.end && fields.Next()) {
 		name, value, f, n, raw := fieldOf(fields)
 		var ok bool
@@ -363,26 +329,16 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 			return buf, false
 		}
 		e.have = false
-		e.nth++
+		e.pos++
 	}
 	e.end = true
 	return buf, true
 }
 
 // list is rest for the ready Enumerator: the same loop, with calls the
-// compiler inlines instead of three dynamic calls per field, and runs of
-// replayed fields written without any call.
+// compiler inlines instead of three dynamic calls per field.
 func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bool) {
 	for e.have || (!e.end && l.Next()) {
-		if e.updLen == 0 && !e.memoOff {
-			pos := l.Pos()
-			var next int
-			if buf, next = e.replayRun(buf, l, pos); next > pos {
-				e.started, e.have = true, false
-				l.Seek(next - 1)
-				continue
-			}
-		}
 		name, value, f := l.Field()
 		var n int64
 		var raw bool
@@ -395,7 +351,7 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 			return buf, false
 		}
 		e.have = false
-		e.nth++
+		e.pos++
 	}
 	e.end = true
 	return buf, true

@@ -41,26 +41,10 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		// Not a length; sent as the string it would be.
 		value = e.negative(n)
 	}
-	if f&fastpath.NeverIndex == 0 && !e.memoOff {
-		if idx, ok := e.memoIndex(name, value, f); ok {
-			// The one-byte index of a warm section, with no size update
-			// to write first and room in dst, without a call.
-			if idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
-				e.started = true
-				return append(dst, patIndexed|byte(idx)), true
-			}
-			return e.indexed(dst, grow, idx)
-		}
+	if idx, ok := e.recall(e.pos, name, value, f); ok {
+		return e.indexed(dst, grow, idx)
 	}
-	return e.literal(dst, grow, name, value, f)
-}
-
-// literal is field after a memo miss: the static and dynamic lookups, the
-// policy, then an indexed field or a literal.
-func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags) ([]byte, bool) {
-	given := name // as the caller passed it, for the memo
-	lowered := !e.asGiven && !fastpath.IsLower(name)
-	if lowered {
+	if !e.asGiven && !fastpath.IsLower(name) {
 		name = e.lowercase(name)
 	}
 	exact, nameIdx := static.LookupHPACK(name, value)
@@ -71,16 +55,16 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 	// A never-indexed field is never sent as a reference to an entry: the
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
 	if exact != 0 && m != neverIndexed {
-		e.remember(given, value, f, lowered, exact, 0, c)
-		if !lowered {
-			e.note(given, value, f, exact, 0)
+		dst, ok := e.indexed(dst, grow, uint64(exact))
+		if ok {
+			e.note(e.pos, exact, 0, f)
 		}
-		return e.indexed(dst, grow, uint64(exact))
+		return dst, ok
 	}
 	idx := uint64(nameIdx)
 	if e.table.Len() == 0 {
 		e.named = 0
-	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || e.lookupAll) {
+	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || lookupAll) {
 		// Content-length never enters the table, so there is nothing to
 		// find; skipping the lookup keeps the raw and string paths alike.
 		// Nor is there for a static name that no entry has (:path, etag,
@@ -90,48 +74,50 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		abs, exactDyn, found := e.table.Lookup(name, value, e.lo, hi)
 		switch {
 		case found && exactDyn && m != neverIndexed:
-			e.remember(given, value, f, lowered, 0, abs+1, c)
-			if !lowered {
-				e.note(given, value, f, 0, abs+1)
+			dst, ok := e.indexed(dst, grow, static.HPACKLen+hi-abs)
+			if ok {
+				e.note(e.pos, 0, abs+1, f)
 			}
-			return e.indexed(dst, grow, static.HPACKLen+hi-abs)
+			return dst, ok
 		case found && idx == 0:
 			idx = static.HPACKLen + hi - abs
 		}
 	}
 
 	p := patterns[m]
-	vlen, vhuff := e.huffman.Choose(value)
-	need := e.updLen + wire.IntLen(7, uint64(vlen)) + vlen
-	var nlen int
-	var nhuff bool
+	// At most: the strings raw (or, always Huffman-coded, at their code's
+	// length), with their length prefixes. Only where that does not fit
+	// is the exact length worth working out.
+	need := e.updLen + wire.StringMax(7, value, e.huffman)
 	if idx != 0 {
 		need += wire.IntLen(p.prefix, idx)
 	} else {
-		nlen, nhuff = e.huffman.Choose(name)
-		need += 1 + wire.IntLen(7, uint64(nlen)) + nlen
+		need += 1 + wire.StringMax(7, name, e.huffman)
 	}
-	dst, ok := e.room(dst, grow, need)
-	if !ok {
-		return dst, false
+	if grow {
+		dst = slices.Grow(dst, need)
+	} else if len(dst)+need > cap(dst) {
+		exactNeed := e.updLen + wire.StringLen(7, value, e.huffman)
+		if idx != 0 {
+			exactNeed += wire.IntLen(p.prefix, idx)
+		} else {
+			exactNeed += 1 + wire.StringLen(7, name, e.huffman)
+		}
+		if len(dst)+exactNeed > cap(dst) {
+			return dst, false
+		}
 	}
 	dst = e.sectionStart(dst)
-	start := len(dst)
 	if idx != 0 {
 		dst = wire.AppendInt(dst, p.first, p.prefix, idx)
 	} else {
 		dst = append(dst, p.first)
-		dst = appendString(dst, name, nlen, nhuff)
+		dst = wire.AppendString(dst, 0, 7, name, e.huffman)
 	}
-	dst = appendString(dst, value, vlen, vhuff)
+	dst = wire.AppendString(dst, 0, 7, value, e.huffman)
 	if m == withIndexing && e.table.AddString(name, value) {
 		e.named |= 1 << nameIdx
-		e.remember(given, value, f, lowered, 0, e.table.Inserted(), c)
-		if !lowered {
-			e.note(given, value, f, 0, e.table.Inserted())
-		}
-	} else if m != withIndexing && idx == uint64(nameIdx) && idx != 0 && e.named&(1<<nameIdx) == 0 && !lowered {
-		e.noteLine(given, value, f, nameIdx, dst[start:])
+		e.note(e.pos, 0, e.table.Inserted(), f)
 	}
 	return dst, true
 }
@@ -150,57 +136,24 @@ func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
 // value as a string: a literal without indexing (or never indexed, when
 // flagged) with static name index 28, then the digits, formatted in place.
 func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flags) ([]byte, bool) {
-	if e.clLen == 0 || e.clN != n {
-		e.codeLength(n)
-	}
-	line := e.clLine[:e.clLen]
-	dst, ok := e.room(dst, grow, e.updLen+2+len(line))
+	payload, huff := fastpath.DigitsChoice(e.huffman, n)
+	dst, ok := e.room(dst, grow, e.updLen+3+payload)
 	if !ok {
 		return dst, false
 	}
 	dst = e.sectionStart(dst)
-	e.clAt = len(dst)
-	dst = appendLengthHead(dst, f)
-	dst = append(dst, line...)
-	e.clEnd = len(dst)
-	return dst, true
-}
-
-// appendLengthHead appends the two bytes a raw Content-Length starts with:
-// a literal without indexing, or never indexed when flagged, whose name
-// index 28 is 15 in the 4-bit prefix and 13 after it. The digits (at most
-// 20) follow with their length in one byte.
-func appendLengthHead(dst []byte, f fastpath.Flags) []byte {
+	// A literal without indexing, or never indexed when flagged, whose
+	// name index 28 is 15 in the 4-bit prefix and 13 after it; the digits
+	// (at most 20) have their length in one byte.
+	first := byte(patWithout)
 	if f&fastpath.NeverIndex != 0 {
-		return append(dst, patNever|0x0f, contentLengthIndex-0x0f)
+		first = patNever
 	}
-	return append(dst, patWithout|0x0f, contentLengthIndex-0x0f)
-}
-
-// codeLength remembers the string literal of the digits of n: the policy's
-// choice as fastpath.DigitsChoice makes it, but coding the digits once
-// gives both the length and the bytes.
-func (e *Encoder) codeLength(n uint64) {
-	var b []byte
-	switch e.huffman {
-	case fastpath.HuffmanNever:
-	case fastpath.HuffmanAlways:
-		b = fastpath.AppendHuffmanDigits(e.clLine[:1], n)
-	default:
-		// One or two digits never shrink: every digit codes to 5 or 6 bits.
-		if d := fastpath.DigitsLen(n); d >= 3 {
-			if b = fastpath.AppendHuffmanDigits(e.clLine[:1], n); len(b)-1 >= d {
-				b = nil
-			}
-		}
+	dst = append(dst, first|0x0f, contentLengthIndex-0x0f)
+	if huff {
+		return fastpath.AppendHuffmanDigits(append(dst, 0x80|byte(payload)), n), true
 	}
-	if b != nil {
-		e.clLine[0] = 0x80 | byte(len(b)-1)
-	} else {
-		b = fastpath.AppendDigits(e.clLine[:1], n)
-		e.clLine[0] = byte(len(b) - 1)
-	}
-	e.clN, e.clLen = n, uint8(len(b))
+	return fastpath.AppendDigits(append(dst, byte(payload)), n), true
 }
 
 // room makes sure need more bytes fit in dst: by growing it, or by checking
@@ -220,17 +173,6 @@ func (e *Encoder) sectionStart(dst []byte) []byte {
 		dst = e.commitSizes(dst)
 	}
 	return dst
-}
-
-// appendString writes a string literal whose payload length and coding the
-// caller already chose.
-func appendString(dst []byte, s string, payload int, huff bool) []byte {
-	if huff {
-		dst = wire.AppendInt(dst, 0x80, 7, uint64(payload))
-		return wire.AppendHuffman(dst, s)
-	}
-	dst = wire.AppendInt(dst, 0, 7, uint64(payload))
-	return append(dst, s...)
 }
 
 // lowercase returns name in lowercase, in e's scratch buffer: valid until

@@ -82,11 +82,8 @@ func (e *Encoder) updates() (lowest, final int, two bool) {
 }
 
 // prepare sets what the next field of this call may see: before the
-// section's first bytes, the table as the pending updates leave it. A call
-// that encodes may change the table, so e has no section to send again
-// until one that ends in this call is saved (saveRepeat).
+// section's first bytes, the table as the pending updates leave it.
 func (e *Encoder) prepare() {
-	e.rep.ok = false
 	e.lo, e.capNow, e.updLen = 0, e.table.Capacity(), 0
 	if !e.sizePending || e.started {
 		return

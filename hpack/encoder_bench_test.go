@@ -42,29 +42,6 @@ func BenchmarkEncodeResponse(b *testing.B) {
 	})
 }
 
-// BenchmarkEncodeMemo shows what the address memo saves on a warm encoder
-// (the same list, rewound): memo=off takes the lookups every time.
-func BenchmarkEncodeMemo(b *testing.B) {
-	for _, off := range []bool{false, true} {
-		name := "memo=on"
-		if off {
-			name = "memo=off"
-		}
-		b.Run(name, func(b *testing.B) {
-			var l fastpath.FieldList
-			e := New(Config{})
-			e.memoOff = off
-			response(&l)
-			dst := make([]byte, 4096)
-			b.ReportAllocs()
-			for b.Loop() {
-				l.Rewind()
-				e.Begin(dst, &l)
-			}
-		})
-	}
-}
-
 // BenchmarkEncodeCorpus encodes raw-data story 00-30 sections, one encoder
 // per story, default policy.
 func BenchmarkEncodeCorpus(b *testing.B) {

@@ -15,7 +15,6 @@ func (e *Encoder) SetTableCapacity(n uint32) {
 	e.table.SetCapacity(v)
 	e.limit, e.peer, e.target, e.cur = v, v, v, v
 	e.sizePending, e.sizeMin = false, v
-	e.rep.ok = false
 }
 
 // SetTableCapacity sets the dynamic table's capacity to n at once,

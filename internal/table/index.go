@@ -8,8 +8,8 @@ import "hash/maphash"
 // evicted entry (absolute index below Table.first) ends it: eviction costs
 // nothing here, and no Go map of strings is churned.
 type index struct {
-	seed   maphash.Seed
-	seeded bool
+	seed uint64 // 0 until the first reset
+
 	links  []link   // parallel to Table.ents
 	names  []uint64 // bucket heads by name hash
 	fields []uint64 // bucket heads by name+value hash
@@ -22,8 +22,8 @@ type link struct {
 
 // reset empties the index for a ring of n entries.
 func (x *index) reset(n int) {
-	if !x.seeded {
-		x.seed, x.seeded = maphash.MakeSeed(), true
+	for x.seed == 0 {
+		x.seed = maphash.Comparable(maphash.MakeSeed(), 0) // a random number
 	}
 	if len(x.links) != n {
 		x.links = make([]link, n)
@@ -57,11 +57,11 @@ func (x *index) add(abs, mask uint64, hn, hf uint32) {
 }
 
 func hashStrings(x *index, name, value string) (hn, hf uint32) {
-	return mix(maphash.String(x.seed, name), maphash.String(x.seed, value))
+	return mix(strHash(name, x.seed), strHash(value, x.seed))
 }
 
 func hashBytes(x *index, name, value []byte) (hn, hf uint32) {
-	return mix(maphash.Bytes(x.seed, name), maphash.Bytes(x.seed, value))
+	return mix(bytesHash(name, x.seed), bytesHash(value, x.seed))
 }
 
 func mix(n, v uint64) (hn, hf uint32) {

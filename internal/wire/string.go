@@ -41,18 +41,66 @@ func StringLen(n uint8, s string, h Huffman) int {
 	return IntLen(n, uint64(p)) + p
 }
 
+// StringMax returns a bound on StringLen(n, s, h) that takes no pass over
+// s: the raw length (HuffmanAuto codes s only when that is shorter), or
+// for HuffmanAlways the longest code s can have, 30 bits a byte.
+func StringMax(n uint8, s string, h Huffman) int {
+	p := len(s)
+	if h == HuffmanAlways {
+		p = huffmanMax(len(s))
+	}
+	return IntLen(n, uint64(p)) + p
+}
+
+// huffmanMax is the longest Huffman code of l bytes: 30 bits each.
+func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
+
 // AppendString appends s as a string literal: the H flag at bit n of the
 // first byte (1 <= n <= 7), the length with an n-bit prefix, then the
 // payload. first carries the bits above the H flag; the H flag and the low
-// n bits must be zero.
+// n bits must be zero. It appends at most StringMax(n, s, h) bytes, and
+// grows dst only when its capacity is short of that.
+//
+// With HuffmanAuto, s is coded once, where its length prefix leaves room
+// for the raw length (HuffmanLen first would be a pass of its own, as long
+// as the coding), and replaced by its raw bytes when the code is not
+// shorter; a shorter length prefix moves the code down.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
-	p, huff := h.Choose(s)
-	if huff {
-		dst = AppendInt(dst, first|1<<n, n, uint64(p))
-		return AppendHuffman(dst, s)
+	switch {
+	case h == HuffmanAlways:
+		return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(HuffmanLen(s))), s)
+	case h == HuffmanNever || len(s) < 2:
+		// Every code is at least 5 bits: one byte never shrinks.
+		return append(AppendInt(dst, first, n, uint64(len(s))), s...)
 	}
-	dst = AppendInt(dst, first, n, uint64(p))
-	return append(dst, s...)
+	// Coding s where its bytes may be longer than s must not move dst to
+	// a new array when s alone would have fit: check first, in that case.
+	if room := cap(dst) - len(dst); room < StringMax(n, s, h)+huffmanMax(len(s))-len(s) {
+		p, huff := h.Choose(s)
+		if huff {
+			return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
+		}
+		return append(AppendInt(dst, first, n, uint64(p)), s...)
+	}
+	at := len(dst)
+	room := IntLen(n, uint64(len(s)))
+	dst = AppendHuffman(dst[:at+room], s)
+	code := len(dst) - at - room
+	if code >= len(s) {
+		return append(AppendInt(dst[:at], first, n, uint64(len(s))), s...)
+	}
+	return placeLength(dst, at, room, first|1<<n, n, code)
+}
+
+// placeLength writes the length of the code that follows room bytes left
+// at dst[at:], moving the code down when the length takes fewer.
+func placeLength(dst []byte, at, room int, first byte, n uint8, code int) []byte {
+	if k := IntLen(n, uint64(code)); k < room {
+		copy(dst[at+k:], dst[at+room:])
+		dst = dst[:at+k+code]
+	}
+	AppendInt(dst[:at], first, n, uint64(code))
+	return dst
 }
 
 // ReadString decodes the string literal at the start of src: the H flag at

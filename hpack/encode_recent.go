@@ -1,0 +1,76 @@
+package hpack
+
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/static"
+)
+
+// recent remembers, for each of the first positions of a section, the
+// table entry the field there matched exactly last time. Servers send the
+// same fields in the same order section after section, so the field at
+// position i is first compared with that entry, byte for byte: a hit costs
+// two comparisons, where the lookups cost the static table's switch, two
+// hashes and the comparisons all the same. Only contents are compared; no
+// address of the caller's is kept.
+//
+// A hit gives the index the lookups would give. The dynamic table never
+// holds two entries with the same name and value: a field that matches an
+// entry is sent as its index and not inserted again, and an entry that a
+// pending size update will evict (below lo) is gone before the insert that
+// might duplicate it is read. The policy's answer for a field that matches
+// an entry depends only on the field and its flags, which the slot keeps.
+type recent [recentLen]recentSlot
+
+const recentLen = 32
+
+type recentSlot struct {
+	abs uint64 // the dynamic entry's absolute index plus one; 0: static sidx
+	f   fastpath.Flags
+	// sidx is the static entry's index; 0 (with abs 0) is an empty slot.
+	sidx uint8
+}
+
+// recall returns the index of the entry the field at position i matched
+// last time, if it still holds name and value with the same flags.
+func (e *Encoder) recall(i int, name, value string, f fastpath.Flags) (uint64, bool) {
+	if i >= recentLen || lookupAll {
+		return 0, false
+	}
+	s := &e.recent[i]
+	if s.f != f {
+		return 0, false
+	}
+	if s.abs == 0 {
+		if s.sidx == 0 {
+			return 0, false
+		}
+		ent := &hpackStatic[s.sidx]
+		return uint64(s.sidx), ent.Name == name && ent.Value == value
+	}
+	abs := s.abs - 1
+	if abs < e.lo {
+		return 0, false
+	}
+	n, v, ok := e.table.Abs(abs)
+	if !ok || string(n) != name || string(v) != value {
+		return 0, false
+	}
+	return static.HPACKLen + e.table.Inserted() - abs, true
+}
+
+// note remembers that the field at position i matched static entry sidx,
+// or the dynamic entry abs (plus one), with flags f; neither clears the
+// slot.
+func (e *Encoder) note(i int, sidx int, abs uint64, f fastpath.Flags) {
+	if i < recentLen {
+		e.recent[i] = recentSlot{abs: abs, f: f, sidx: uint8(sidx)}
+	}
+}
+
+// hpackStatic is the static table by index, for recall.
+var hpackStatic = func() (t [static.HPACKLen + 1]static.Entry) {
+	for i := 1; i <= static.HPACKLen; i++ {
+		t[i], _ = static.HPACK(uint64(i))
+	}
+	return t
+}()
