@@ -73,7 +73,8 @@ gotest() {
 }
 
 # --- quic-go from the module proxy, into a writable copy
-start=$(date +%s)
+begin=$(date +%s)
+start=$begin
 dir="$(cd "$work" && go mod download -json "github.com/quic-go/quic-go@$QUIC_GO_VERSION" |
 	sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 [ -d "$dir" ] || fail "go mod download gave no directory for quic-go $QUIC_GO_VERSION"
@@ -134,3 +135,4 @@ if ! out="$(go test -race -count 1 -v ./... 2>&1)"; then
 fi
 grep -E '^(--- |ok)|h3check: ok' <<<"$out"
 say "h3check: passed in $(elapsed "$start")"
+say "all passed in $(elapsed "$begin")"
