@@ -1,19 +1,19 @@
-package qpack_test
+package qpack
 
 import (
 	"bytes"
 	"fmt"
 	"io"
-
-	qpack "github.com/hqpack/hqpack/compat/quic-go-qpack"
 )
 
 // The Encoder and Decoder are used as quic-go/qpack's are: one Encoder per
-// section written, one Decoder per connection, shared by its streams.
+// section written, one Decoder per connection, shared by its streams. (The
+// example is in package qpack, not qpack_test: in a module that replaces
+// quic-go/qpack with this one, nothing answers to this module's own path.)
 func Example() {
 	var buf bytes.Buffer
-	enc := qpack.NewEncoder(&buf)
-	for _, f := range []qpack.HeaderField{
+	enc := NewEncoder(&buf)
+	for _, f := range []HeaderField{
 		{Name: ":status", Value: "200"},
 		{Name: "content-type", Value: "text/html; charset=utf-8"},
 		{Name: "x-request-id", Value: "7f3a"},
@@ -24,7 +24,7 @@ func Example() {
 	}
 	enc.Close()
 
-	dec := qpack.NewDecoder()
+	dec := NewDecoder()
 	next := dec.Decode(buf.Bytes())
 	for {
 		f, err := next()
