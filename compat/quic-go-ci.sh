@@ -83,9 +83,7 @@ chmod -R u+w "$work/quic-go"
 cd "$work/quic-go"
 go mod edit -replace "github.com/quic-go/qpack=$qpack_dir" -replace "github.com/hqpack/hqpack=$repo"
 # The go commands in the copy add the replacement's requirements (hqpack's)
-# to go.mod and go.sum. Not go mod tidy: it loads the replacement's own
-# tests, whose example imports the drop-in by its own path, which is not
-# quic-go/qpack's, and fails.
+# to go.mod and go.sum, and change nothing else in quic-go's module.
 quic_goflags="${GOFLAGS:+$GOFLAGS }-mod=mod"
 export GOFLAGS="$quic_goflags"
 
