@@ -30,8 +30,8 @@ type FieldList struct {
 // listField is one field of a FieldList.
 type listField struct {
 	name, value string
-	raw         int64  // a raw Content-Length, or -1
-	flags       uint64 // the Flags: a word, so the struct has no padding (SectionMemo compares its bytes)
+	raw         int64 // a raw Content-Length, or -1
+	flags       Flags
 }
 
 // Add appends a field with flags f.
@@ -77,7 +77,7 @@ func (l *FieldList) push(name, value string, f Flags, raw int64) {
 	}
 	l.fields = l.fields[:n+1]
 	p := &l.fields[n]
-	p.name, p.value, p.flags, p.raw = name, value, uint64(f), raw
+	p.name, p.value, p.flags, p.raw = name, value, f, raw
 }
 
 // Len returns the number of fields in the list.
@@ -103,7 +103,7 @@ func (l *FieldList) Next() bool {
 func (l *FieldList) Field() (name, value string, f Flags) {
 	if i := l.next - 1; uint(i) < uint(len(l.fields)) {
 		p := &l.fields[i]
-		return p.name, p.value, Flags(p.flags)
+		return p.name, p.value, p.flags
 	}
 	return "", "", 0
 }
@@ -124,7 +124,7 @@ func (l *FieldList) ContentLength() (n int64, ok bool) {
 // fields without moving the position.
 func (l *FieldList) At(i int) (name, value string, f Flags, raw int64) {
 	p := &l.fields[i]
-	return p.name, p.value, Flags(p.flags), p.raw
+	return p.name, p.value, p.flags, p.raw
 }
 
 // Seek makes field i current, as i+1 calls of Next after Rewind do; -1 is

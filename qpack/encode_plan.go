@@ -31,8 +31,6 @@ type planField struct {
 	never        bool
 	nhuff, vhuff bool
 	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
-	memo         bool           // fieldMemo's slot for its position holds it
-	hit          bool           // preInsert's first lookup found it
 	// missed is the Insert Count plus one when preInsert's lookup found no
 	// entry with the field (0 when it did not look), and missAbs and
 	// missName what it found for the name: choose needs the same lookup,
@@ -132,14 +130,6 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		e.computeDrain()
 	}
 	e.scratch = e.scratch[:0]
-	list, _ := fields.(*fastpath.FieldList)
-	from := 0
-	if list != nil {
-		from = list.Pos() + 1
-		if !e.memoOff && e.replayPlan(list, from) {
-			return p.total
-		}
-	}
 	for fields.Next() {
 		name, value, f := fields.Field()
 		if len(name) == len("content-length") && value == "" {
@@ -149,14 +139,6 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 					continue
 				}
 				value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
-			}
-		}
-		if p.dynamic && !e.memoOff {
-			// A field the memo knows is lowercase (an entry's name) and
-			// not content-length (never looked up in the table).
-			if sn, ok := e.fmemo.known(&e.tbl, len(p.fields), name, value); ok {
-				e.collectKnown(name, value, f, sn)
-				continue
 			}
 		}
 		if !fastpath.IsLower(name) {
@@ -174,7 +156,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	if p.dynamic {
 		for i := range p.fields {
 			if p.fields[i].kind == repPending {
-				e.preInsert(&p.fields[i], i)
+				e.preInsert(&p.fields[i])
 			}
 		}
 	}
@@ -182,11 +164,6 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		if p.fields[i].kind == repPending {
 			e.choose(&p.fields[i])
 		}
-	}
-	if list != nil {
-		e.saveRepeat(list, from)
-	} else {
-		e.rep.forget()
 	}
 	e.finishPlan()
 	return p.total
@@ -241,42 +218,20 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags) {
 	}
 }
 
-// collectKnown is collect for a field that fieldMemo knows, with its
-// static name index sn: it has no static exact match (it was looked up in
-// the dynamic table).
-func (e *Encoder) collectKnown(name, value string, f fastpath.Flags, sn int32) {
-	pol := decide(e.indexing, f, int(sn), len(value))
-	e.pl.fields = append(e.pl.fields, planField{
-		name: name, value: value, pol: pol, sn: sn, slot: -1,
-		never: pol == fastpath.NeverIndex, memo: true,
-	})
-}
-
 // preInsert is the first pass for one field, field k, in field order:
 // reference the entry that holds it, or insert it (or duplicate a draining
 // copy) if that pays, or insert its name alone. Name references wait for
 // choose.
-func (e *Encoder) preInsert(pf *planField, k int) {
+func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	if !pf.never {
-		lo, hi := p.drainLo, e.refLimit()
-		abs, exact := uint64(0), false
-		if pf.memo {
-			abs, exact = e.fmemo.found(&e.tbl, k, lo, hi)
-		}
-		if !exact {
-			var found bool
-			if abs, exact, found = e.tbl.Lookup(pf.name, pf.value, lo, hi); exact {
-				e.fmemo.save(&e.tbl, k, pf.name, pf.value, pf.sn, abs, lo, hi)
-			} else if !e.memoOff {
-				pf.missed, pf.missAbs, pf.missName = e.tbl.Inserted()+1, abs, found
-			}
-		}
+		abs, exact, found := e.tbl.Lookup(pf.name, pf.value, p.drainLo, e.refLimit())
 		if exact {
 			e.reference(abs)
-			pf.kind, pf.ref, pf.hit = repDynamic, abs, true
+			pf.kind, pf.ref = repDynamic, abs
 			return
 		}
+		pf.missed, pf.missAbs, pf.missName = e.tbl.Inserted()+1, abs, found
 	}
 	if pf.sn < 0 || !pf.never {
 		pf.slot = e.hist.sawName(pf.name)
@@ -313,7 +268,7 @@ func (e *Encoder) choose(pf *planField) {
 		}
 		nameAbs, nameFound = abs, found
 	}
-	pf.vlen, pf.vhuff = e.memo.choose(e.huff, value)
+	pf.vlen, pf.vhuff = e.huff.Choose(value)
 	switch {
 	case pf.sn >= 0:
 		pf.kind, pf.ref = repLitStatic, uint64(pf.sn)
@@ -322,7 +277,7 @@ func (e *Encoder) choose(pf *planField) {
 		pf.kind, pf.ref = repLitDynamic, nameAbs
 	default:
 		pf.kind = repLitName
-		pf.nlen, pf.nhuff = e.memo.choose(e.huff, name)
+		pf.nlen, pf.nhuff = e.huff.Choose(name)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/hqpack/hqpack/static"
 )
 
@@ -54,51 +55,40 @@ func (e *Encoder) planStatic(fields fastpath.Enumerator) int {
 // static-only encoder. With marks, the end of each unit (the prefix, then
 // each line) is appended to e.pl.ends, as an offset in dst.
 func (e *Encoder) appendStatic(dst []byte, fields fastpath.Enumerator, marks bool) []byte {
-	if e.lines == nil {
-		e.lines = new(lineMemo)
-	}
-	// The ready Enumerator without its three dynamic calls per field.
-	if l, ok := fields.(*fastpath.FieldList); ok {
-		return e.appendReplay(dst, l, marks)
-	}
 	dst = append(dst, staticPrefix[:]...)
 	if marks {
 		e.pl.ends = append(e.pl.ends, len(dst))
 	}
-	pred := &e.lines.first
+	// The ready Enumerator without its three dynamic calls per field.
+	if l, ok := fields.(*fastpath.FieldList); ok {
+		for l.Next() {
+			name, value, f := l.Field()
+			if n, ok := l.ContentLength(); ok {
+				dst = e.staticContentLength(dst, f, n)
+			} else {
+				dst = e.staticLine(dst, name, value, f)
+			}
+			if marks {
+				e.pl.ends = append(e.pl.ends, len(dst))
+			}
+		}
+		return dst
+	}
 	for fields.Next() {
 		name, value, f := fields.Field()
 		if len(name) == len("content-length") && value == "" {
 			if n, ok := fields.ContentLength(); ok {
 				dst = e.staticContentLength(dst, f, n)
-				goto next2
+				goto next
 			}
 		}
-		dst, pred = e.staticMemo(dst, name, value, f, pred)
-	next2:
+		dst = e.staticLine(dst, name, value, f)
+	next:
 		if marks {
 			e.pl.ends = append(e.pl.ends, len(dst))
 		}
 	}
 	return dst
-}
-
-// staticMemo appends the line of the field (name, value, f) to dst, from
-// the memo when it is there, else as Plan plans it and then remembered. The
-// field's entry is recorded in *pred, the prediction that missed it; next
-// is the prediction for the next field.
-func (e *Encoder) staticMemo(dst []byte, name, value string, f fastpath.Flags, pred *uint8) (_ []byte, next *uint8) {
-	m := e.lines
-	j := m.find(name, value, f)
-	if j >= 0 {
-		dst = append(dst, m.ents[j].line()...)
-	} else {
-		if dst, j = e.staticField(dst, name, value, f); j < 0 {
-			return dst, pred // not kept: the next field is predicted as this one was
-		}
-	}
-	*pred = uint8(j)
-	return dst, &m.ents[j].next
 }
 
 // staticContentLength appends the line of a raw Content-Length n, exactly
@@ -107,8 +97,7 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 	if n < 0 {
 		// Not a length: sent as the string it is.
 		e.scratch = e.scratch[:0]
-		dst, _ = e.staticField(dst, "content-length", e.keep(strconv.AppendInt(e.scratch, n, 10)), f)
-		return dst
+		return e.staticLine(dst, "content-length", e.keep(strconv.AppendInt(e.scratch, n, 10)), f)
 	}
 	never := f&fastpath.NeverIndex != 0
 	if n == 0 && !never {
@@ -137,50 +126,32 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 	return fastpath.AppendDigits(dst, uint64(n))
 }
 
-// staticField appends the line of the field (name, value, f) as Plan plans
-// it without a table, and remembers it: j is its entry in the memo, or -1.
-func (e *Encoder) staticField(dst []byte, name, value string, f fastpath.Flags) (_ []byte, j int) {
-	given := name // as the caller passed it, for the memo
-	e.scratch = e.scratch[:0]
+// staticLine appends the line of the field (name, value, f) as Plan plans
+// it without a table: the static entry when it matches exactly (unless the
+// field is never indexed), else a literal with the static name or with its
+// own, its strings coded as the Huffman policy says.
+func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) []byte {
 	if !fastpath.IsLower(name) {
+		e.scratch = e.scratch[:0]
 		name = e.keep(fastpath.AppendLower(e.scratch, name))
 	}
-	if name == "content-length" {
-		// Not remembered: its value changes with every response.
-		pf := e.contentLengthField(f, 0, false, value)
-		return e.appendLine(dst, &pf, 0), -1
+	sx, sn := static.LookupQPACK(name, value)
+	never := f&fastpath.NeverIndex != 0
+	if name != "content-length" {
+		// Content-length is never in the policy's hands, so that a raw
+		// one and its string encode alike.
+		never = decide(e.indexing, f, sn, len(value)) == fastpath.NeverIndex
 	}
-	p := &e.pl
-	e.collect(name, value, f)
-	pf := &p.fields[len(p.fields)-1]
-	if pf.kind == repPending {
-		e.choose(pf)
+	switch {
+	case sx >= 0 && !never:
+		return wire.AppendInt(dst, 0xc0, 6, uint64(sx))
+	case sn >= 0:
+		dst = wire.AppendInt(dst, 0x50|neverBit(never, 0x20), 4, uint64(sn))
+	default:
+		dst = wire.AppendString(dst, 0x20|neverBit(never, 0x10), 3, name, e.huff)
 	}
-	start := len(dst)
-	dst = e.appendLine(dst, pf, 0)
-	// Verify against the static table's strings where the line comes from
-	// it, else against copies.
-	var cname, cvalue string
-	if pf.sn >= 0 && given == name {
-		cname = staticStrings[pf.sn].Name
-	}
-	if pf.kind == repStatic {
-		cvalue = staticStrings[pf.ref].Value
-	}
-	j = e.lines.store(given, value, f, cname, cvalue, dst[start:])
-	*pf = planField{}
-	p.fields = p.fields[:len(p.fields)-1]
-	return dst, j
+	return wire.AppendString(dst, 0, 7, value, e.huff)
 }
-
-// staticStrings is the QPACK static table, by index.
-var staticStrings = func() (t [static.QPACKLen]static.Entry) {
-	for i := range t {
-		t[i], _ = static.QPACK(uint64(i))
-	}
-	return t
-}()
-
 // continueBuffered is Continue for a section planned by planStatic.
 func (e *Encoder) continueBuffered(dst []byte) (n int, res Result) {
 	p := &e.pl

@@ -118,13 +118,6 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
 	rewind(fields)
 	if e.staticOnly() {
-		if l, ok := fields.(*fastpath.FieldList); ok && e.lines != nil && !e.pl.active {
-			// Nothing planned to abandon or end: what beginPlan and
-			// sectionDone would do is done already, or not needed.
-			e.pl.stream = streamID
-			e.hist.plan++
-			return e.appendReplay(dst, l, false)
-		}
 		// One pass, straight into dst.
 		e.beginPlan(streamID)
 		dst = e.appendStatic(dst, fields, false)
@@ -236,7 +229,7 @@ func neverBit(never bool, bit byte) byte {
 func (e *Encoder) appendChosen(dst []byte, first byte, n uint8, s string, plen int, huff bool) []byte {
 	if huff {
 		dst = wire.AppendInt(dst, first|1<<n, n, uint64(plen))
-		return e.memo.appendHuffman(dst, s)
+		return wire.AppendHuffman(dst, s)
 	}
 	dst = wire.AppendInt(dst, first, n, uint64(plen))
 	return append(dst, s...)

@@ -150,12 +150,7 @@ type Encoder struct {
 	pendAt  int
 	scratch []byte // lowercased names and negative Content-Lengths of the plan
 	hist    fieldHistory
-	fmemo   fieldMemo // dynamic table: fields found at each position
-	rep     planRepeat
-	memoOff bool // tests: fieldMemo must not change a byte
-	memo    huffMemo
-	lines   *lineMemo // static-only: whole lines, allocated on first use
-	gainSum uint64    // AckNever: estimated gains of sections (worthBlocking)
+	gainSum uint64 // AckNever: estimated gains of sections (worthBlocking)
 	gainN   uint64
 }
 
@@ -191,7 +186,6 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 		pl:         pl,
 		pend:       wipe(e.pend),
 		scratch:    wipe(e.scratch),
-		memoOff:    e.memoOff,
 	}
 	if e.maxOut <= 0 {
 		e.maxOut = DefaultMaxOutstanding
