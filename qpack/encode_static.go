@@ -152,6 +152,7 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 	}
 	return wire.AppendString(dst, 0, 7, value, e.huff)
 }
+
 // continueBuffered is Continue for a section planned by planStatic.
 func (e *Encoder) continueBuffered(dst []byte) (n int, res Result) {
 	p := &e.pl
