@@ -444,7 +444,8 @@ func (c *Conn) readUni(s *quic.ReceiveStream) {
 		c.Fail(ce)
 		return
 	}
-	if c.q.Context().Err() != nil {
+	var se *quic.StreamError
+	if err != io.EOF && !errors.As(err, &se) {
 		return // the connection is closing: its streams go with it
 	}
 	c.Fail(connErr(ErrClosedCriticalStream, "the peer's %s stream ended: %v", uniNames[typ], err))

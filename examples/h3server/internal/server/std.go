@@ -74,7 +74,8 @@ func (s *Server) serveStdHTTP(w http.ResponseWriter, r *http.Request) {
 		h[f.name] = append(h[f.name], f.value) // as given: no canonicalizing
 	}
 	if resp.contentLength >= 0 {
-		h["content-length"] = []string{strconv.FormatInt(resp.contentLength, 10)}
+		// Canonical: quic-go adds its own Content-Length unless it finds this one.
+		h["Content-Length"] = []string{strconv.FormatInt(resp.contentLength, 10)}
 	}
 	w.WriteHeader(resp.status)
 	if !resp.noBody {
