@@ -51,14 +51,6 @@ func (r *response) setBody(b []byte) {
 	r.contentLength = int64(len(b))
 }
 
-// bodyLen is the number of body bytes to send.
-func (r *response) bodyLen() int64 {
-	if r.noBody {
-		return 0
-	}
-	return int64(len(r.body)) + r.fill
-}
-
 // route fills resp for req: the routes of the example, the same for both
 // implementations. stats is the connection's QPACK counters, for /stats
 // (nil when the implementation has none).

@@ -246,7 +246,7 @@ func (p *peer) closedWith(t *testing.T) h3.ErrCode {
 
 // get is a valid static-only GET of path (literal :path).
 func get(path string) []byte {
-	b := []byte{0, 0, 0xc0 | 17, 0xc0 | 23, 0x50 | 0} // GET, https, :authority literal value
+	b := []byte{0, 0, 0xc0 | 17, 0xc0 | 23, 0x50} // GET, https, :authority (static name 0) with a literal value
 	b = append(b, byte(len("localhost")))
 	b = append(b, "localhost"...)
 	b = append(b, 0x51, byte(len(path))) // :path, literal value
