@@ -52,6 +52,7 @@ func main() {
 	flag.DurationVar(&cfg.Timeout, "timeout", time.Minute, "time limit for the run")
 	stats := flag.Bool("stats", false, "print the connection's QPACK counters (hqpack)")
 	quiet := flag.Bool("q", false, "print only failures")
+	body := flag.Bool("body", false, "write every response body to standard output")
 	flag.Parse()
 	cfg.Paths = strings.Split(*paths, ",")
 	cfg.Header = header
@@ -65,6 +66,9 @@ func main() {
 		if !cfg.RootCAs.AppendCertsFromPEM(pem) {
 			fatal(fmt.Errorf("%s: no certificate", *ca))
 		}
+	}
+	if *body {
+		cfg.Body = os.Stdout
 	}
 	res, err := client.Run(cfg)
 	if *stats && cfg.Impl != "quic-go" {

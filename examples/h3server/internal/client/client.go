@@ -50,6 +50,7 @@ type Config struct {
 	Check      string         // CheckStatus, CheckEcho or CheckDocRoot
 	DocRoot    string
 	Timeout    time.Duration // for the whole run; 0 means a minute
+	Body       io.Writer     // when set, every response body is written to it
 }
 
 // Result is what Run did.
@@ -324,6 +325,11 @@ func (r *runner) runStd(ctx context.Context, tlsConf *tls.Config) error {
 func (r *runner) check(i, status int, head map[string][]string, body []byte, sent [][2]string, exact bool) error {
 	if status != 200 {
 		return fmt.Errorf("status %d", status)
+	}
+	if r.cfg.Body != nil {
+		r.mu.Lock()
+		r.cfg.Body.Write(body)
+		r.mu.Unlock()
 	}
 	if cl := head["content-length"]; len(cl) != 1 || cl[0] != strconv.Itoa(len(body)) {
 		return fmt.Errorf("content-length %q for %d body bytes", cl, len(body))
