@@ -20,8 +20,10 @@ import (
 
 type headerFlag [][2]string
 
+// String returns the fields given so far.
 func (h *headerFlag) String() string { return fmt.Sprint(*h) }
 
+// Set adds a field given as 'name: value'.
 func (h *headerFlag) Set(s string) error {
 	name, value, ok := strings.Cut(s, ":")
 	if !ok {

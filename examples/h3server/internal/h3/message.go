@@ -16,8 +16,10 @@ type StreamError struct {
 	Err  error
 }
 
+// Error says the code and the cause.
 func (e *StreamError) Error() string { return fmt.Sprintf("h3: stream error %v: %v", e.Code, e.Err) }
 
+// Unwrap returns the cause.
 func (e *StreamError) Unwrap() error { return e.Err }
 
 // StreamCode returns the code to reset a stream with after err from

@@ -78,6 +78,7 @@ var codeNames = map[ErrCode]string{
 	ErrEncoderStream: "QPACK_ENCODER_STREAM_ERROR", ErrDecoderStream: "QPACK_DECODER_STREAM_ERROR",
 }
 
+// String returns the code's name in the RFCs.
 func (c ErrCode) String() string {
 	if s, ok := codeNames[c]; ok {
 		return s
@@ -91,6 +92,7 @@ type ConnError struct {
 	Msg  string
 }
 
+// Error says the code and why.
 func (e *ConnError) Error() string { return fmt.Sprintf("h3: %v: %s", e.Code, e.Msg) }
 
 func connErr(code ErrCode, format string, args ...any) *ConnError {
