@@ -71,6 +71,3 @@ func (m *fieldMemo) save(t *table.Table, k int, name, value string, sn int32, ab
 		ins: t.Inserted(), first: t.Inserted() - uint64(t.Len()), lo: lo, hi: hi,
 	}
 }
-
-// reset empties every slot.
-func (m *fieldMemo) reset() { *m = fieldMemo{} }

@@ -49,14 +49,6 @@ type entryMeta struct {
 	nameOnly bool
 }
 
-func (h *fieldHistory) reset() {
-	h.values = [historyLen]uint64{}
-	h.pos = 0
-	h.names = [nameSlots]nameStat{}
-	clear(h.meta)
-	h.plan = 0
-}
-
 // fieldHash hashes a field for the history.
 func fieldHash(name, value string) uint64 {
 	return strHash(name, 0) ^ strHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1

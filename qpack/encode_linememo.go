@@ -168,12 +168,3 @@ func (m *lineMemo) store(name, value string, f fastpath.Flags, cname, cvalue str
 	}
 	return i
 }
-
-// reset forgets every line (the policies changed), keeping the buffers.
-func (m *lineMemo) reset() {
-	for i := range m.ents {
-		m.ents[i] = lineEntry{buf: m.ents[i].buf[:0]}
-	}
-	m.first = 0
-	m.rep.reset()
-}

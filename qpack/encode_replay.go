@@ -63,16 +63,6 @@ func inside(s string, b []byte) bool {
 	return len(s) > 0 && p >= lo && p < lo+uintptr(cap(b))
 }
 
-// reset forgets every slot, keeping the buffers.
-func (r *staticReplay) reset() {
-	for i := range r.slots {
-		r.slots[i] = replaySlot{own: r.slots[i].own[:0]}
-	}
-	r.n = 0
-	r.buf = append(r.buf[:0], staticPrefix[:]...)
-	r.after = 0
-}
-
 // start returns where slot k's line begins in buf.
 func (r *staticReplay) start(k int) int {
 	if k == 0 {
