@@ -50,7 +50,14 @@ type Config struct {
 	Check      string         // CheckStatus, CheckEcho or CheckDocRoot
 	DocRoot    string
 	Timeout    time.Duration // for the whole run; 0 means a minute
-	Body       io.Writer     // when set, every response body is written to it
+	// Warmup, when set, sends the first warmupRequests requests one at a
+	// time, waiting this long after each response, so that both ends'
+	// inserts and acknowledgments have arrived before the others: an
+	// encoder that may not block (SETTINGS_QPACK_BLOCKED_STREAMS 0)
+	// references only entries the peer has acknowledged, and hqpack's
+	// inserts a field once it has come again.
+	Warmup time.Duration
+	Body   io.Writer // when set, every response body is written to it
 }
 
 // Result is what Run did.
@@ -145,8 +152,21 @@ func (r *runner) err() error {
 	return fmt.Errorf("%d of %d requests failed, the first: %w", r.nfail, r.cfg.Requests, errors.Join(r.fails...))
 }
 
-// workers runs fn for each request index on cfg.Parallel goroutines.
+// warmupRequests are the requests sent one at a time with Config.Warmup.
+const warmupRequests = 3
+
+// workers runs fn for each request index on cfg.Parallel goroutines, after
+// the first warmupRequests one at a time when cfg.Warmup is set.
 func (r *runner) workers(fn func(i int) error) {
+	for k := 0; r.cfg.Warmup > 0 && k < min(warmupRequests, r.cfg.Requests); k++ {
+		i := int(r.next.Add(1) - 1)
+		if err := fn(i); err != nil {
+			r.fail(fmt.Errorf("request %d (%s): %w", i, r.path(i), err))
+		} else {
+			r.done.Add(1)
+		}
+		time.Sleep(r.cfg.Warmup)
+	}
 	var wg sync.WaitGroup
 	for range r.cfg.Parallel {
 		wg.Go(func() {
