@@ -51,6 +51,7 @@ func main() {
 	flag.Uint64Var(&cfg.H3.MaxBlockedStreams, "qpack-blocked", 100, "SETTINGS_QPACK_BLOCKED_STREAMS to send")
 	flag.IntVar(&cfg.H3.MaxFieldSectionSize, "max-field-section", 1<<20, "SETTINGS_MAX_FIELD_SECTION_SIZE to send")
 	flag.DurationVar(&cfg.H3.HoldEncoderStream, "hold-encoder", 0, "delay each encoder-stream write by this much, so the server's sections block (tests)")
+	flag.DurationVar(&cfg.Warmup, "warmup", 0, "send the first 3 requests one at a time, pausing this long after each, so that inserts and acknowledgments have gone both ways before the rest")
 	flag.DurationVar(&cfg.Timeout, "timeout", time.Minute, "time limit for the run")
 	stats := flag.Bool("stats", false, "print the connection's QPACK counters (hqpack)")
 	quiet := flag.Bool("q", false, "print only failures")
