@@ -87,7 +87,6 @@ type Decoder struct {
 	started bool  // a field was decoded: no more size updates
 	regular bool  // a regular field was decoded: no more pseudo-headers
 	stream  error // first stream-level error; delivery stopped
-	mixed   bool  // a line other than a one-byte index was decoded
 
 	err  error  // fatal error: the decoder is closed
 	buf  []byte // streaming: the unfinished representation
@@ -95,8 +94,6 @@ type Decoder struct {
 	huff []byte // Huffman-decoded strings of the current field
 	work decWork
 
-	rep      decRepeat // Decode: the last section, if it may repeat
-	noRepeat bool      // tests: Decode must not remember sections
 }
 
 // decWork counts the decoder's work over its life, so that tests can check
@@ -112,7 +109,7 @@ type decWork struct {
 func (d *Decoder) Init(c DecoderConfig) {
 	clear(d.buf[:cap(d.buf)])
 	clear(d.huff[:cap(d.huff)])
-	*d = Decoder{buf: d.buf[:0], huff: d.huff[:0], tab: d.tab, work: d.work, noRepeat: d.noRepeat}
+	*d = Decoder{buf: d.buf[:0], huff: d.huff[:0], tab: d.tab, work: d.work}
 	d.maxTable = decTableSize(c.MaxTableSize)
 	d.lowTable = d.maxTable
 	d.maxSect = c.MaxSectionSize
@@ -186,27 +183,11 @@ func (d *Decoder) TableEntry(i int) (name, value []byte, ok bool) {
 
 // Decode decodes block, one whole field section, into sink. It is Write
 // followed by End.
-//
-// A section that repeats the last one Decode decoded, byte for byte, and
-// holds only one-byte indexed field lines, is not decoded again while the
-// dynamic table has not changed: its lines refer to the same entries, and
-// sink gets the fields remembered from last time.
 func (d *Decoder) Decode(block []byte, sink fastpath.Sink) error {
-	whole := d.atStart()
-	if whole && d.repeat(block, sink) {
-		return d.End()
-	}
 	if err := d.Write(block, sink); err != nil {
 		return err
 	}
-	mixed := d.mixed
-	if err := d.End(); err != nil {
-		return err
-	}
-	if whole {
-		d.remember(block, mixed)
-	}
-	return nil
+	return d.End()
 }
 
 // Write decodes the next fragment of a field section (the payload of a
@@ -317,7 +298,7 @@ func (d *Decoder) End() error {
 		d.buf = nil
 	}
 	d.pos, d.used, d.fields, d.updates = 0, 0, 0, 0
-	d.started, d.regular, d.stream, d.slow, d.mixed = false, false, nil, d.validate, false
+	d.started, d.regular, d.stream, d.slow = false, false, nil, d.validate
 	return err
 }
 
@@ -335,7 +316,6 @@ func (d *Decoder) next(p []byte, sink fastpath.Sink) (int, error) {
 			if i, n, err = wire.ReadInt(p, 7); err != nil {
 				return 0, err
 			}
-			d.mixed = true
 		}
 		if err := d.start(); err != nil {
 			return 0, err
@@ -405,7 +385,6 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 }
 
 func (d *Decoder) literal(p []byte, prefix uint8, f fastpath.Flags, index bool, sink fastpath.Sink) (int, error) {
-	d.mixed = true
 	// The name index almost always fits the prefix: read it without a
 	// call. (prefix&7 tells the compiler the shift is small.)
 	m := uint64(1)<<(prefix&7) - 1
@@ -481,7 +460,6 @@ func (d *Decoder) start() error {
 }
 
 func (d *Decoder) sizeUpdate(p []byte) (int, error) {
-	d.mixed = true
 	v, n, err := wire.ReadInt(p, 5)
 	if err != nil {
 		return 0, err

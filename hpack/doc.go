@@ -25,15 +25,6 @@
 // soon as they arrive: no byte is decoded twice, and what it keeps is
 // bounded by the string length limit, however the peer cuts the section.
 //
-// Decode remembers the last section if it was made only of one-byte
-// indexed field lines (up to 64 of them). When the same bytes come again
-// and the dynamic table has not changed since, they refer to the same
-// entries, and the sink gets the remembered fields without the section
-// being decoded again. That is a repeated request on a warm connection (a
-// gRPC method called again without a deadline, a poll), or a repeated
-// response or trailer section on a client. A section that does not repeat
-// costs a comparison and a copy of its bytes.
-//
 // Limits (DecoderConfig): the field-section size (name + value + 32 per
 // field, 64 KiB by default: our SETTINGS_MAX_HEADER_LIST_SIZE), counted as
 // fields arrive, so a section of a thousand references to one large entry
