@@ -93,7 +93,6 @@ type Decoder struct {
 	want int    // streaming: bytes buf needs before it is measured again
 	huff []byte // Huffman-decoded strings of the current field
 	work decWork
-
 }
 
 // decWork counts the decoder's work over its life, so that tests can check
