@@ -99,31 +99,8 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 		e.scratch = e.scratch[:0]
 		return e.staticLine(dst, "content-length", e.keep(strconv.AppendInt(e.scratch, n, 10)), f)
 	}
-	never := f&fastpath.NeverIndex != 0
-	if n == 0 && !never {
-		return append(dst, 0xc0|staticContentLength)
-	}
-	first := byte(0x50 | staticContentLength)
-	if never {
-		first |= 0x20
-	}
-	// The Huffman policy's choice, as fastpath.DigitsChoice makes it, with
-	// the digits coded once: one or two digits never shrink (every digit
-	// codes to 5 or 6 bits), four or more always do. At most 20 digits:
-	// the length fits the first byte of its integer.
-	d := fastpath.DigitsLen(uint64(n))
-	if e.huff == fastpath.HuffmanAlways || e.huff != fastpath.HuffmanNever && d >= 3 {
-		k := len(dst)
-		dst = fastpath.AppendHuffmanDigits(append(dst, first, 0x80), uint64(n))
-		h := len(dst) - k - 2
-		if h < d || e.huff == fastpath.HuffmanAlways {
-			dst[k+1] |= byte(h)
-			return dst
-		}
-		dst = dst[:k]
-	}
-	dst = append(dst, first, byte(d))
-	return fastpath.AppendDigits(dst, uint64(n))
+	pf := e.contentLengthField(f, uint64(n), true, "")
+	return e.appendLine(dst, &pf, 0)
 }
 
 // staticLine appends the line of the field (name, value, f) as Plan plans
