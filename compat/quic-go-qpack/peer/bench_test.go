@@ -52,40 +52,35 @@ func BenchmarkTraceEncode(b *testing.B) {
 	o, q, sections := trace(b)
 	b.Run("impl=hqpack", func(b *testing.B) {
 		var buf bytes.Buffer
-		e := ours.NewEncoder(&buf)
-		b.ReportAllocs()
-		for b.Loop() {
-			for i, l := range o {
-				buf.Reset()
-				for _, f := range l {
-					e.WriteField(f)
-				}
-				e.Close()
-				if buf.Len() != len(sections[i]) {
-					b.Fatalf("list %d: %d bytes, want %d", i, buf.Len(), len(sections[i]))
-				}
-			}
-		}
-		perList(b, len(o))
+		traceEncode(b, ours.NewEncoder(&buf), &buf, o, sections)
 	})
 	b.Run("impl=quicgo", func(b *testing.B) {
 		var buf bytes.Buffer
-		e := quicgo.NewEncoder(&buf)
-		b.ReportAllocs()
-		for b.Loop() {
-			for i, l := range q {
-				buf.Reset()
-				for _, f := range l {
-					e.WriteField(f)
-				}
-				e.Close()
-				if buf.Len() != len(sections[i]) {
-					b.Fatalf("list %d: %d bytes, want %d", i, buf.Len(), len(sections[i]))
-				}
+		traceEncode(b, quicgo.NewEncoder(&buf), &buf, q, sections)
+	})
+}
+
+// encoder is what both packages' Encoders do.
+type encoder[F any] interface {
+	WriteField(F) error
+	Close() error
+}
+
+func traceEncode[F any](b *testing.B, e encoder[F], buf *bytes.Buffer, lists [][]F, sections [][]byte) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, l := range lists {
+			buf.Reset()
+			for _, f := range l {
+				e.WriteField(f)
+			}
+			e.Close()
+			if buf.Len() != len(sections[i]) {
+				b.Fatalf("list %d: %d bytes, want %d", i, buf.Len(), len(sections[i]))
 			}
 		}
-		perList(b, len(q))
-	})
+	}
+	perList(b, len(lists))
 }
 
 // decodeOurs and decodeQuicGo decode a section into fields (reused), as
