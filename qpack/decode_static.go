@@ -6,8 +6,8 @@ import (
 	"github.com/hqpack/hqpack/static"
 )
 
-// staticEntry is a QPACK static entry held as bytes, so decoded fields can
-// point at it without a conversion per field.
+// staticEntry is a QPACK static entry as bytes, which decoded fields point
+// at. Decoders share them: capacity is length, so a Sink's append copies.
 type staticEntry struct {
 	name, value []byte
 	id          static.FieldID
@@ -23,7 +23,8 @@ func loadStatic() {
 	staticOnce.Do(func() {
 		for i := range staticBytes {
 			e, _ := static.QPACK(uint64(i))
-			staticBytes[i] = staticEntry{[]byte(e.Name), []byte(e.Value), e.ID}
+			n, v := len(e.Name), len(e.Value)
+			staticBytes[i] = staticEntry{[]byte(e.Name)[:n:n], []byte(e.Value)[:v:v], e.ID}
 		}
 	})
 }

@@ -1,0 +1,46 @@
+package qpack
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
+	"github.com/hqpack/hqpack/static"
+)
+
+// appendingSink appends to every name and value it is handed, as a careless
+// Sink might, and keeps the results.
+type appendingSink struct{ got [][]byte }
+
+func (s *appendingSink) Field(name, value []byte, _ fastpath.Flags) error {
+	if cap(name) != len(name) || cap(value) != len(value) {
+		return errSpare
+	}
+	s.got = append(s.got, append(name, '!'), append(value, '!'))
+	return nil
+}
+
+var errSpare = errors.New("a name or value with spare capacity")
+
+// TestStaticBytesReadOnly decodes a reference to every static entry with a
+// Sink that appends to what it gets: the shared static bytes must not change.
+func TestStaticBytesReadOnly(t *testing.T) {
+	section := []byte{0, 0} // Required Insert Count 0, Base 0
+	for i := range uint64(static.QPACKLen) {
+		section = wire.AppendInt(section, 0xc0, 6, i) // indexed field line, static
+	}
+	for round := range 2 {
+		var d Decoder
+		var s appendingSink
+		if _, err := d.DecodeSection(0, section, &s); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		for i := range uint64(static.QPACKLen) {
+			e, _ := static.QPACK(i)
+			if string(staticBytes[i].name) != e.Name || string(staticBytes[i].value) != e.Value {
+				t.Fatalf("static entry %d now %q: %q", i, staticBytes[i].name, staticBytes[i].value)
+			}
+		}
+	}
+}
