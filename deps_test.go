@@ -7,13 +7,37 @@ import (
 )
 
 // corePackages may import only the standard library and this module, so a
-// server that imports hqpack pulls in nothing else.
+// server that imports hqpack pulls in nothing else. Under internal/, only
+// conformance (the command line's suite, which runs the peers) is not core;
+// TestInternalPackagesAreCore keeps a new internal package from escaping.
 var corePackages = []string{
 	"./static/...",
-	"./internal/...",
+	"./internal/wire/...",
+	"./internal/table/...",
+	"./internal/memscan/...",
 	"./fastpath/...",
 	"./hpack/...",
 	"./qpack/...",
+}
+
+func TestInternalPackagesAreCore(t *testing.T) {
+	list := func(patterns ...string) map[string]bool {
+		out, err := exec.Command("go", append([]string{"list"}, patterns...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		m := map[string]bool{}
+		for _, p := range strings.Fields(string(out)) {
+			m[p] = true
+		}
+		return m
+	}
+	core := list(corePackages...)
+	for p := range list("./internal/...") {
+		if !core[p] && !strings.HasPrefix(p, "github.com/hqpack/hqpack/internal/conformance") {
+			t.Errorf("%s is neither a core package (corePackages) nor part of internal/conformance", p)
+		}
+	}
 }
 
 func TestCoreImportsStandardLibraryOnly(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/hqpack/hqpack/conformance"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // corpus returns the shared corpus folder, $HQPACK_CORPUS or

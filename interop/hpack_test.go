@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/hqpack/hqpack/conformance"
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // hpackSizes are the SETTINGS_HEADER_TABLE_SIZE values both ends agree on

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/hqpack/hqpack/conformance"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/conformance"
 	"github.com/hqpack/hqpack/qpack"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/bench/trace"
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // The trace benchmarks of package bench with rows for nghttp2 and nghttp3

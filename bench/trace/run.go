@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hqpack/hqpack/conformance"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // Setting is the connection of a QPACK trace: the decoder's

@@ -32,7 +32,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // Trace is a benchmark's input: connections, each a sequence of lists.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // runConformance runs the conformance suites and prints the report on

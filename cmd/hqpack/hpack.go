@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/hqpack/hqpack/conformance"
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 func runHPACK(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 	"github.com/hqpack/hqpack/qpack"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	xhpack "golang.org/x/net/http2/hpack"
 
-	"github.com/hqpack/hqpack/conformance"
 	hq "github.com/hqpack/hqpack/hpack"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // lit is a literal field line with a literal name, strings not

@@ -13,7 +13,7 @@ import (
 
 	xhpack "golang.org/x/net/http2/hpack"
 
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 // xfield is f as x/net's HeaderField.

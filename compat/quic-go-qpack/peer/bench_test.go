@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	ours "github.com/hqpack/hqpack/compat/quic-go-qpack"
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 	quicgo "github.com/quic-go/qpack"
 )
 

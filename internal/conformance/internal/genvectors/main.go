@@ -1,6 +1,6 @@
 // Command genvectors regenerates the conformance vectors: what hqpack's
 // encoders make of the header lists in the folder it is given. Run it with
-// go generate ./conformance, deliberately: the conformance suite fails
+// go generate ./internal/conformance, deliberately: the conformance suite fails
 // whenever the encoders' output differs from the checked-in vectors.
 package main
 
@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 )
 
 func main() {

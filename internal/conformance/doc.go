@@ -4,7 +4,8 @@
 // into a Report: cases, passed, failed with the first difference, bytes,
 // and compression tables beside every implementation in the corpus.
 //
-// Run runs every suite; `hqpack conformance` prints its report:
+// Run runs every suite; `hqpack conformance` prints its report. The
+// package is internal: the command line is its interface.
 //
 //   - rfc-examples: RFC 7541 Appendix C and RFC 9204 Appendix B, decoded
 //     and encoded byte for byte.
@@ -23,7 +24,7 @@
 //   - hpack-vectors, qpack-vectors: the module's own vectors (testdata/
 //     vectors, embedded) decode to their header lists and re-encode to the
 //     same bytes, so that any change in encoder output is seen;
-//     `go generate ./conformance` regenerates them, deliberately.
+//     `go generate ./internal/conformance` regenerates them, deliberately.
 //
 // Without a corpus, Run checks what the module embeds: the RFC examples,
 // the vectors and the hand-made inputs.

@@ -16,7 +16,7 @@ import (
 
 // The module's own vectors: hand-written header lists (testdata/vectors/
 // *.qif) and what our encoders made of them, checked in, so that a change
-// in encoder output is seen. `go generate ./conformance` regenerates them,
+// in encoder output is seen. `go generate ./internal/conformance` regenerates them,
 // deliberately.
 //
 //go:embed testdata/vectors
@@ -64,7 +64,7 @@ func qpackVectorName(list string, set QPACKSetting) string {
 // acknowledged before the first case.
 func vectorStory(list string, lists []Headers, size int) *Story {
 	st := &Story{
-		Description: fmt.Sprintf("hqpack vectors: %s.qif through hqpack's HPACK encoder (default policy) at SETTINGS_HEADER_TABLE_SIZE %d. Regenerate with go generate ./conformance.", list, size),
+		Description: fmt.Sprintf("hqpack vectors: %s.qif through hqpack's HPACK encoder (default policy) at SETTINGS_HEADER_TABLE_SIZE %d. Regenerate with go generate ./internal/conformance.", list, size),
 		Context:     map[string]string{"requests": "request", "responses": "response"}[list],
 	}
 	for _, h := range lists {
@@ -149,7 +149,7 @@ func RunVectors(fsys fs.FS) (hpackSuite, qpackSuite *Suite) {
 		ents, _ := fs.ReadDir(fsys, dir)
 		for _, e := range ents {
 			if name := path.Join(dir, e.Name()); !known[name] {
-				s.count(name, errors.New("not a vector of this version: remove it, or regenerate with go generate ./conformance"))
+				s.count(name, errors.New("not a vector of this version: remove it, or regenerate with go generate ./internal/conformance"))
 			}
 		}
 	}

@@ -20,7 +20,7 @@ func corpusDir(t testing.TB) string {
 		dir = "../shared/corpus"
 	}
 	if !filepath.IsAbs(dir) {
-		root, err := filepath.Abs("..") // the module root, from conformance/
+		root, err := filepath.Abs("../..") // the module root, from internal/conformance/
 		if err != nil {
 			t.Fatal(err)
 		}

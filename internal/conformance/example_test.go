@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hqpack/hqpack/conformance"
+	"github.com/hqpack/hqpack/internal/conformance"
 	"github.com/hqpack/hqpack/qpack"
 )
 
