@@ -15,6 +15,7 @@ var corePackages = []string{
 	"./internal/wire/...",
 	"./internal/table/...",
 	"./internal/memscan/...",
+	"./internal/corpustest/...",
 	"./fastpath/...",
 	"./hpack/...",
 	"./qpack/...",

@@ -3,6 +3,7 @@ package hpack
 import (
 	"encoding/hex"
 	"encoding/json"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,28 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// decCorpusDir returns the shared corpus: $HQPACK_CORPUS, or
-// ../shared/corpus, either relative to the module root. It skips the test
-// when the corpus is not there (a clone without shared/).
-func decCorpusDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = "../shared/corpus"
-	}
-	if !filepath.IsAbs(dir) {
-		root, err := filepath.Abs("..") // the module root, from hpack/
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(root, dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "hpack-test-case")); err != nil {
-		t.Skipf("no hpack-test-case corpus at %s (set HQPACK_CORPUS to the shared corpus): %v", dir, err)
-	}
-	return dir
-}
 
 type decStory struct {
 	Cases []struct {
@@ -48,7 +27,7 @@ type decStory struct {
 // each case's fields. Each case is decoded once whole and, by a second
 // decoder, in random fragments.
 func TestDecodeCorpus(t *testing.T) {
-	root := filepath.Join(decCorpusDir(t), "hpack-test-case")
+	root := filepath.Join(corpustest.Dir(t, "hpack-test-case"), "hpack-test-case")
 	folders, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

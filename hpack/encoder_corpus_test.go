@@ -3,6 +3,7 @@ package hpack
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,34 +18,13 @@ import (
 // table size 4096: the figure to beat.
 const nghttp2Bytes = 346823
 
-// corpusDir returns the shared corpus: $HQPACK_CORPUS, or ../shared/corpus
-// beside the module root (relative paths are taken from the module root).
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = "../shared/corpus"
-	}
-	if !filepath.IsAbs(dir) {
-		root, err := filepath.Abs("..") // the module root, from hpack/
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(root, dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "hpack-test-case", "raw-data")); err != nil {
-		t.Skipf("corpus not found (set HQPACK_CORPUS to the shared corpus): %v", err)
-	}
-	return dir
-}
-
 type storyCase struct {
 	Headers []map[string]string `json:"headers"`
 }
 
 // rawStories returns the raw-data stories, by number.
 func rawStories(t testing.TB) [][]storyCase {
-	dir := filepath.Join(corpusDir(t), "hpack-test-case", "raw-data")
+	dir := filepath.Join(corpustest.Dir(t, "hpack-test-case/raw-data"), "hpack-test-case", "raw-data")
 	var out [][]storyCase
 	for i := 0; ; i++ {
 		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("story_%02d.json", i)))

@@ -4,7 +4,7 @@ package interop
 
 import (
 	"fmt"
-	"os"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -13,24 +13,10 @@ import (
 	"github.com/hqpack/hqpack/internal/conformance"
 )
 
-// corpus returns the shared corpus folder, $HQPACK_CORPUS or
-// ../shared/corpus from the module root, and skips the test without it.
-func corpus(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus") // from interop/
-	}
-	if _, err := os.Stat(filepath.Join(dir, "qifs")); err != nil {
-		t.Skipf("corpus not found at %s (set HQPACK_CORPUS): %v", dir, err)
-	}
-	return dir
-}
-
 // stories loads raw-data stories first to last-1.
 func stories(t *testing.T, first, last int) []*conformance.Story {
 	t.Helper()
-	dir := corpus(t)
+	dir := corpustest.Dir(t, "qifs")
 	var ss []*conformance.Story
 	for i := first; i < last; i++ {
 		s, err := conformance.LoadStory(filepath.Join(dir, "hpack-test-case", "raw-data", fmt.Sprintf("story_%02d.json", i)))
@@ -48,7 +34,7 @@ var qifFiles = []string{"fb-req-hq", "fb-req", "fb-resp-hq", "fb-resp", "netbsd-
 // qifs loads qifFiles.
 func qifs(t *testing.T) map[string][]conformance.Headers {
 	t.Helper()
-	dir := corpus(t)
+	dir := corpustest.Dir(t, "qifs")
 	m := map[string][]conformance.Headers{}
 	for _, name := range qifFiles {
 		lists, err := conformance.LoadQIF(filepath.Join(dir, "qifs", "qifs", name+".qif"))

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,45 +49,6 @@ func unhex(t testing.TB, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// corpusDir returns the shared corpus: $HQPACK_CORPUS, or ../shared/corpus,
-// a relative path being taken from the module root. It skips the test when
-// the corpus is absent.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "corpus")
-	}
-	if !filepath.IsAbs(dir) {
-		root, err := moduleRoot()
-		if err != nil {
-			t.Skipf("corpus: %v", err)
-		}
-		dir = filepath.Join(root, dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "qifs")); err != nil {
-		t.Skipf("QIFS corpus not found at %s (set HQPACK_CORPUS to the shared corpus directory): %v", dir, err)
-	}
-	return dir
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the test directory")
-		}
-		dir = parent
-	}
 }
 
 // qifsRecord is one record of a QIFS encoded file: stream 0 is encoder-stream

@@ -3,6 +3,7 @@ package qpack
 import (
 	"errors"
 	"fmt"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,7 +92,7 @@ func qifsSettings(name string) (qif string, capacity, blocked uint64, err error)
 // encoders written to pre-RFC drafts insert before any Set Dynamic Table
 // Capacity. The test logs which files needed it.
 func TestQIFSInterop(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t, "qifs")
 	root := filepath.Join(dir, "qifs", "encoded", "qpack-05")
 	qifs := map[string][][][2]string{}
 	needed := map[string][]string{}
@@ -150,7 +151,7 @@ func TestQIFSInterop(t *testing.T) {
 // TestQIFSDraftExamples decodes encoded/qpack-05/draft-examples.out, an older
 // draft's example, to draft-examples.qif (streams 4, 8, 12).
 func TestQIFSDraftExamples(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t, "qifs")
 	b, err := os.ReadFile(filepath.Join(dir, "qifs", "encoded", "qpack-05", "draft-examples.out"))
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +231,7 @@ func compareLists(t *testing.T, name string, lists [][][2]string, got map[uint64
 // stream) QPACK_ENCODER_STREAM_ERROR. Each is checked with a static-only
 // decoder and with a 4096-byte table.
 func TestQIFSErrorFiles(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t, "qifs")
 	tests := []struct {
 		file  string
 		code  ErrCode

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -304,7 +305,7 @@ func runRFC(t *testing.T, examples []rfcExample, split func([]byte) [][]byte, d 
 // (encoded/qpack-05/examples/examples.out.220.100.1: the sections on streams
 // 4, 8 and 12, the encoder-stream bytes between them).
 func TestQIFSExamplesFile(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t, "qifs")
 	b, err := os.ReadFile(filepath.Join(dir, "qifs", "encoded", "qpack-05", "examples", "examples.out.220.100.1"))
 	if err != nil {
 		t.Fatal(err)

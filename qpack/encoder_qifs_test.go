@@ -3,6 +3,7 @@ package qpack
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -205,7 +206,7 @@ func etCorpusBest(t testing.TB, dir string, s etSetting) map[string]struct {
 // output decodes back to its QIF with our decoder, and logs the figures
 // beside the best implementation in the corpus at the same setting.
 func TestEncoderCompressionQIFS(t *testing.T) {
-	dir := etCorpusDir(t)
+	dir := corpustest.Dir(t, "")
 	lists := map[string][][]etField{}
 	for _, q := range etQIFNames {
 		lists[q] = etReadQIF(t, filepath.Join(dir, "qifs", "qifs", q+".qif"))

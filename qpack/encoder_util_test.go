@@ -3,7 +3,6 @@ package qpack
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,19 +58,6 @@ type etSink struct{ got []etGot }
 func (s *etSink) Field(name, value []byte, f fastpath.Flags) error {
 	s.got = append(s.got, etGot{string(name), string(value), f&fastpath.NeverIndex != 0})
 	return nil
-}
-
-// etCorpusDir returns $HQPACK_CORPUS, or ../shared/corpus relative to the
-// module root, skipping the test when it is absent.
-func etCorpusDir(t testing.TB) string {
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (set HQPACK_CORPUS)", dir)
-	}
-	return dir
 }
 
 // etQIFNames are the six QIFs of the compression measurement.

@@ -26,8 +26,7 @@ package trace
 import (
 	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"strings"
 	"sync"
 	"testing"
@@ -147,30 +146,6 @@ func newList(fs conformance.Headers, size int) List {
 	return l
 }
 
-// CorpusDir returns the shared corpus folder: $HQPACK_CORPUS, or
-// ../shared/corpus from the module's folder, the first above the working
-// directory (a test's: its package's folder) with a go.mod.
-func CorpusDir() string {
-	if dir := os.Getenv("HQPACK_CORPUS"); dir != "" {
-		return dir
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return filepath.Join("..", "shared", "corpus")
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
-		dir = up
-	}
-	return filepath.Join(dir, "..", "shared", "corpus")
-}
-
 // HPACKDecodeFolders are the hpack-test-case encoder folders whose blocks
 // the HPACK decode trace decodes: one per encoder (Go's, Haskell's with
 // Huffman and indexing, nghttp2's, node's, swift-nio's without Huffman),
@@ -200,10 +175,7 @@ type loader struct {
 
 func (l *loader) get(tb testing.TB) *Trace {
 	tb.Helper()
-	dir := CorpusDir()
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("corpus not found at %s (set HQPACK_CORPUS): %v", dir, err)
-	}
+	dir := corpustest.Dir(tb, "")
 	l.once.Do(func() {
 		c, err := conformance.OpenCorpus(dir)
 		if err != nil {

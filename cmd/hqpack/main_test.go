@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -266,30 +267,9 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// corpusDir returns the shared corpus ($HQPACK_CORPUS, or ../shared/corpus
-// beside the module root), or skips the test.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = "../shared/corpus"
-	}
-	if !filepath.IsAbs(dir) {
-		root, err := filepath.Abs("../..") // the module root, from cmd/hqpack/
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(root, dir)
-	}
-	if _, err := conformance.OpenCorpus(dir); err != nil {
-		t.Skipf("corpus not found (set HQPACK_CORPUS to the shared corpus folder): %v", err)
-	}
-	return dir
-}
-
 // TestCorpusFiles runs the coding commands on corpus files unchanged.
 func TestCorpusFiles(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t, "")
 	story := filepath.Join(dir, "hpack-test-case", "nghttp2-change-table-size", "story_05.json")
 	want, err := conformance.LoadStory(story)
 	if err != nil {

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"io"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -241,28 +240,11 @@ func TestEncoderRepeatedRequest(t *testing.T) {
 	}
 }
 
-// corpusDir returns the shared corpus ($HQPACK_CORPUS, or ../shared/corpus
-// beside the module root), or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = "../shared/corpus"
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join("..", "..", dir) // from compat/xnet-hpack to the module root
-	}
-	if _, err := os.Stat(filepath.Join(dir, "hpack-test-case", "raw-data")); err != nil {
-		t.Skipf("corpus not found (set HQPACK_CORPUS to the shared corpus): %v", err)
-	}
-	return dir
-}
-
 // TestEncoderStories encodes the hpack-test-case raw-data stories field by
 // field, as x/net's http2 does, one encoder per story: every field decodes
 // as written, and the total is no larger than x/net's.
 func TestEncoderStories(t *testing.T) {
-	c, err := conformance.OpenCorpus(corpusDir(t))
+	c, err := conformance.OpenCorpus(corpustest.Dir(t, "hpack-test-case/raw-data"))
 	if err != nil {
 		t.Fatal(err)
 	}

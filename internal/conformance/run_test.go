@@ -3,34 +3,10 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"strings"
 	"testing"
 )
-
-// corpusDir returns the shared corpus: $HQPACK_CORPUS, or ../shared/corpus
-// beside the module root; relative paths are taken from the module root
-// (two levels up from this package's folder). The test is skipped when the
-// corpus is absent.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = "../shared/corpus"
-	}
-	if !filepath.IsAbs(dir) {
-		root, err := filepath.Abs("../..") // the module root, from internal/conformance/
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir = filepath.Join(root, dir)
-	}
-	if _, err := OpenCorpus(dir); err != nil {
-		t.Skipf("corpus not found (set HQPACK_CORPUS to the shared corpus folder): %v", err)
-	}
-	return dir
-}
 
 // TestEmbedded runs what `hqpack conformance` runs without a corpus: it
 // must always pass.
@@ -45,7 +21,7 @@ func TestEmbedded(t *testing.T) {
 
 // TestCorpus runs every suite over the shared corpus.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t, "")
 	r, err := Run(Options{Corpus: dir})
 	if err != nil {
 		t.Fatal(err)

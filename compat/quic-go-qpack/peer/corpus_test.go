@@ -1,7 +1,7 @@
 package peer
 
 import (
-	"os"
+	"github.com/hqpack/hqpack/internal/corpustest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,23 +11,10 @@ import (
 	quicgo "github.com/quic-go/qpack"
 )
 
-// corpusDir returns the corpus folder (HQPACK_CORPUS, by default
-// shared/corpus beside the repository), or skips the test without it.
-func corpusDir(tb testing.TB) string {
-	dir := os.Getenv("HQPACK_CORPUS")
-	if dir == "" {
-		dir = "../../../../shared/corpus"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "qifs")); err != nil {
-		tb.Skipf("no QIFS corpus at %s (set HQPACK_CORPUS): %v", dir, err)
-	}
-	return dir
-}
-
 // qifLists returns the header lists of every QIF file in the corpus, by
 // file name.
 func qifLists(tb testing.TB) map[string][]conformance.Headers {
-	files, err := filepath.Glob(filepath.Join(corpusDir(tb), "qifs", "qifs", "*.qif"))
+	files, err := filepath.Glob(filepath.Join(corpustest.Dir(tb, "qifs"), "qifs", "qifs", "*.qif"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no QIF files: %v", err)
 	}
@@ -45,7 +32,7 @@ func qifLists(tb testing.TB) map[string][]conformance.Headers {
 // staticSections returns the field sections of every static-only encoded
 // file of the current format (capacity 0): other encoders' bytes.
 func staticSections(tb testing.TB) map[string][][]byte {
-	files, err := filepath.Glob(filepath.Join(corpusDir(tb), "qifs", "encoded", "qpack-05", "*", "*.out.0.*"))
+	files, err := filepath.Glob(filepath.Join(corpustest.Dir(tb, "qifs"), "qifs", "encoded", "qpack-05", "*", "*.out.0.*"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no static-only encoded files: %v", err)
 	}
@@ -61,7 +48,7 @@ func staticSections(tb testing.TB) map[string][][]byte {
 				secs = append(secs, r.Data)
 			}
 		}
-		rel, _ := filepath.Rel(filepath.Join(corpusDir(tb), "qifs", "encoded"), f)
+		rel, _ := filepath.Rel(filepath.Join(corpustest.Dir(tb, "qifs"), "qifs", "encoded"), f)
 		all[rel] = secs
 	}
 	return all
