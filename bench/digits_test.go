@@ -1,11 +1,11 @@
 package bench
 
 import (
+	"github.com/hqpack/hqpack/internal/wire"
 	"math"
 	"strconv"
 	"testing"
 
-	"github.com/hqpack/hqpack/fastpath"
 	"golang.org/x/net/http2/hpack"
 )
 
@@ -21,7 +21,7 @@ func BenchmarkAppendDigits(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, v := range digitValues {
-				buf = fastpath.AppendDigits(buf[:0], uint64(v))
+				buf = wire.AppendDigits(buf[:0], uint64(v))
 			}
 		}
 	})
@@ -46,7 +46,7 @@ func BenchmarkAppendHuffmanDigits(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, v := range digitValues {
-				buf = fastpath.AppendHuffmanDigits(buf[:0], uint64(v))
+				buf = wire.AppendHuffmanDigits(buf[:0], uint64(v))
 			}
 		}
 	})

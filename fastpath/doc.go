@@ -2,8 +2,8 @@
 // share at the boundary with a server: the Enumerator an encoder reads a
 // field section from, with a raw numeric Content-Length that is formatted
 // straight into the output; the Sink a decoder writes fields to; ready
-// implementations of both (FieldList and SinkList); decimal and Huffman
-// digit formatting; and field-name and field-value validation.
+// implementations of both (FieldList and SinkList); and the policies both
+// encoders take (Indexing, HuffmanPolicy).
 //
 // Nothing here allocates on the paths a server runs per request or
 // response, once its lists have grown to the sizes it sees:

@@ -30,22 +30,6 @@ func ExampleFieldList() {
 	// set-cookie: id=42 (never-indexed: true)
 }
 
-func ExampleAppendDigits() {
-	buf := make([]byte, 0, 32)
-	buf = append(buf, "content-length: "...)
-	buf = fastpath.AppendDigits(buf, 65536)
-	fmt.Println(string(buf), fastpath.DigitsLen(65536))
-
-	// The same digits Huffman-coded, as an encoder writes them.
-	fmt.Printf("%x %d\n", fastpath.AppendHuffmanDigits(nil, 65536), fastpath.HuffmanDigitsLen(65536))
-	payload, huff := fastpath.DigitsChoice(fastpath.HuffmanAuto, 65536)
-	fmt.Println(payload, huff)
-	// Output:
-	// content-length: 65536 5
-	// 71b6d973 4
-	// 4 true
-}
-
 // A decoder calls Field for every field of a section; the list copies them
 // into its arena and keeps its capacity for the next section.
 func ExampleSinkList() {
@@ -67,16 +51,4 @@ func ExampleSinkList() {
 	// content-type: text/html
 	// text/html true
 	// 0
-}
-
-func ExampleValidName() {
-	fmt.Println(fastpath.ValidName("content-type"), fastpath.ValidName("Content-Type"), fastpath.ValidName("a b"))
-	fmt.Println(fastpath.IsPseudo(":path"), fastpath.ValidPseudo(":path"), fastpath.KnownPseudo(":path"))
-	fmt.Println(fastpath.ValidValue("text/html"), fastpath.ValidValue(" padded"), fastpath.ValidValue("a\r\nb"))
-	fmt.Println(string(fastpath.AppendLower(nil, "Content-Type")))
-	// Output:
-	// true false false
-	// true true true
-	// true false false
-	// content-type
 }

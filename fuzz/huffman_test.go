@@ -9,7 +9,6 @@ import (
 
 	xhpack "golang.org/x/net/http2/hpack"
 
-	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
 	"github.com/hqpack/hqpack/internal/wire"
 )
@@ -133,14 +132,14 @@ func huffmanDigits(t *testing.T, data []byte) {
 	s := script{data}
 	n := s.uint64() >> s.pick(64)
 	digits := strconv.FormatUint(n, 10)
-	if got, want := fastpath.AppendHuffmanDigits([]byte("x"), n)[1:], xhpack.AppendHuffmanString(nil, digits); !bytes.Equal(got, want) {
+	if got, want := wire.AppendHuffmanDigits([]byte("x"), n)[1:], xhpack.AppendHuffmanString(nil, digits); !bytes.Equal(got, want) {
 		t.Fatalf("%d: AppendHuffmanDigits % x, want % x", n, got, want)
 	}
-	if got := fastpath.HuffmanDigitsLen(n); got != int(xhpack.HuffmanEncodeLength(digits)) {
+	if got := wire.HuffmanDigitsLen(n); got != int(xhpack.HuffmanEncodeLength(digits)) {
 		t.Fatalf("%d: HuffmanDigitsLen %d", n, got)
 	}
 	for _, p := range []wire.Huffman{wire.HuffmanAuto, wire.HuffmanAlways, wire.HuffmanNever} {
-		gp, gh := fastpath.DigitsChoice(p, n)
+		gp, gh := wire.DigitsChoice(p, n)
 		if wp, wh := p.Choose(digits); gp != wp || gh != wh {
 			t.Fatalf("%d, policy %d: DigitsChoice %d, %v; Choose %d, %v", n, p, gp, gh, wp, wh)
 		}

@@ -1,26 +1,29 @@
 package hpack
 
-import "github.com/hqpack/hqpack/fastpath"
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/field"
+)
 
 // check validates a decoded field (DecoderConfig.Validate): RFC 9113
 // §8.2.1 for names and values, §8.3 for pseudo-header fields, which must
 // be defined ones and come before every regular field.
 func (d *Decoder) check(name, value []byte, f fastpath.Flags) error {
-	if fastpath.IsPseudo(name) {
+	if field.IsPseudo(name) {
 		if d.regular {
 			return ErrPseudoAfterRegular
 		}
 		// A static-table pseudo-header name is known without a compare.
-		if !f.ID().IsPseudo() && !fastpath.KnownPseudo(name) {
+		if !f.ID().IsPseudo() && !field.KnownPseudo(name) {
 			return ErrInvalidFieldName
 		}
 	} else {
 		d.regular = true
-		if f.ID() == 0 && !fastpath.ValidName(name) {
+		if f.ID() == 0 && !field.ValidName(name) {
 			return ErrInvalidFieldName
 		}
 	}
-	if !fastpath.ValidValue(value) {
+	if !field.ValidValue(value) {
 		return ErrInvalidFieldValue
 	}
 	return nil

@@ -1,6 +1,7 @@
 package hpack
 
 import (
+	"github.com/hqpack/hqpack/internal/field"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -44,7 +45,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	if idx, ok := e.recall(e.pos, name, value, f); ok {
 		return e.indexed(dst, grow, idx)
 	}
-	if !e.asGiven && !fastpath.IsLower(name) {
+	if !e.asGiven && !field.IsLower(name) {
 		name = e.lowercase(name)
 	}
 	exact, nameIdx := static.LookupHPACK(name, value)
@@ -136,7 +137,7 @@ func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
 // value as a string: a literal without indexing (or never indexed, when
 // flagged) with static name index 28, then the digits, formatted in place.
 func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flags) ([]byte, bool) {
-	payload, huff := fastpath.DigitsChoice(e.huffman, n)
+	payload, huff := wire.DigitsChoice(e.huffman, n)
 	dst, ok := e.room(dst, grow, e.updLen+3+payload)
 	if !ok {
 		return dst, false
@@ -151,9 +152,9 @@ func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flag
 	}
 	dst = append(dst, first|0x0f, contentLengthIndex-0x0f)
 	if huff {
-		return fastpath.AppendHuffmanDigits(append(dst, 0x80|byte(payload)), n), true
+		return wire.AppendHuffmanDigits(append(dst, 0x80|byte(payload)), n), true
 	}
-	return fastpath.AppendDigits(append(dst, byte(payload)), n), true
+	return wire.AppendDigits(append(dst, byte(payload)), n), true
 }
 
 // room makes sure need more bytes fit in dst: by growing it, or by checking
@@ -178,7 +179,7 @@ func (e *Encoder) sectionStart(dst []byte) []byte {
 // lowercase returns name in lowercase, in e's scratch buffer: valid until
 // the next field.
 func (e *Encoder) lowercase(name string) string {
-	e.lower = fastpath.AppendLower(e.lower[:0], name)
+	e.lower = field.AppendLower(e.lower[:0], name)
 	return unsafe.String(unsafe.SliceData(e.lower), len(e.lower))
 }
 

@@ -1,6 +1,9 @@
 package qpack
 
-import "github.com/hqpack/hqpack/fastpath"
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/field"
+)
 
 // fieldCheck validates the fields of one section as they are decoded: RFC
 // 9114 §4.2 for names and values, §4.3 for pseudo-header fields, which must
@@ -11,21 +14,21 @@ type fieldCheck struct {
 }
 
 func (c *fieldCheck) field(name, value []byte, f fastpath.Flags) error {
-	if fastpath.IsPseudo(name) {
+	if field.IsPseudo(name) {
 		if c.regular {
 			return ErrPseudoAfterRegular
 		}
 		// A static-table pseudo-header name is known without a compare.
-		if !f.ID().IsPseudo() && !fastpath.KnownPseudo(name) {
+		if !f.ID().IsPseudo() && !field.KnownPseudo(name) {
 			return ErrInvalidFieldName
 		}
 	} else {
 		c.regular = true
-		if f.ID() == 0 && !fastpath.ValidName(name) {
+		if f.ID() == 0 && !field.ValidName(name) {
 			return ErrInvalidFieldName
 		}
 	}
-	if !fastpath.ValidValue(value) {
+	if !field.ValidValue(value) {
 		return ErrInvalidFieldValue
 	}
 	return nil

@@ -1,6 +1,8 @@
 package qpack
 
 import (
+	"github.com/hqpack/hqpack/internal/field"
+	"github.com/hqpack/hqpack/internal/wire"
 	"strconv"
 	"unsafe"
 
@@ -141,8 +143,8 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 				value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
 			}
 		}
-		if !fastpath.IsLower(name) {
-			name = e.keep(fastpath.AppendLower(e.scratch, name))
+		if !field.IsLower(name) {
+			name = e.keep(field.AppendLower(e.scratch, name))
 		}
 		if name == "content-length" {
 			e.planContentLength(f, 0, false, value)
@@ -186,7 +188,7 @@ func (e *Encoder) contentLengthField(f fastpath.Flags, n uint64, raw bool, value
 	case raw:
 		pf.kind = repLitDigits
 		pf.cl = n
-		pf.vlen, pf.vhuff = fastpath.DigitsChoice(e.huff, n)
+		pf.vlen, pf.vhuff = wire.DigitsChoice(e.huff, n)
 	default:
 		pf.kind = repLitStatic
 		pf.value = value

@@ -1,6 +1,7 @@
 package qpack
 
 import (
+	"github.com/hqpack/hqpack/internal/field"
 	"strconv"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -108,9 +109,9 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 // field is never indexed), else a literal with the static name or with its
 // own, its strings coded as the Huffman policy says.
 func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) []byte {
-	if !fastpath.IsLower(name) {
+	if !field.IsLower(name) {
 		e.scratch = e.scratch[:0]
-		name = e.keep(fastpath.AppendLower(e.scratch, name))
+		name = e.keep(field.AppendLower(e.scratch, name))
 	}
 	sx, sn := static.LookupQPACK(name, value)
 	never := f&fastpath.NeverIndex != 0

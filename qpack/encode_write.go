@@ -209,10 +209,10 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 	if f.kind == repLitDigits {
 		if f.vhuff {
 			dst = wire.AppendInt(dst, 0x80, 7, uint64(f.vlen))
-			return fastpath.AppendHuffmanDigits(dst, f.cl)
+			return wire.AppendHuffmanDigits(dst, f.cl)
 		}
 		dst = wire.AppendInt(dst, 0, 7, uint64(f.vlen))
-		return fastpath.AppendDigits(dst, f.cl)
+		return wire.AppendDigits(dst, f.cl)
 	}
 	return e.appendChosen(dst, 0, 7, f.value, f.vlen, f.vhuff)
 }

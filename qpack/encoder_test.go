@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"github.com/hqpack/hqpack/internal/wire"
 	"io"
 	"math/rand"
 	"strings"
@@ -82,7 +83,7 @@ func etWantRaw(l []etField) []etGot {
 	return w
 }
 
-func itoa(n int64) string { return string(fastpath.AppendDigits(nil, uint64(n))) }
+func itoa(n int64) string { return string(wire.AppendDigits(nil, uint64(n))) }
 
 func TestEncoderLowercasesNames(t *testing.T) {
 	var e Encoder

@@ -1,4 +1,4 @@
-package fastpath
+package field
 
 // Masks for testing eight bytes of a word at once.
 const (

@@ -1,4 +1,4 @@
-package fastpath
+package wire
 
 import (
 	"fmt"
@@ -8,27 +8,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	"golang.org/x/net/http2/hpack"
 )
-
-func properties(t *testing.T, runs int) *gopter.Properties {
-	t.Helper()
-	return propertiesSized(t, runs, 100)
-}
-
-// propertiesSized bounds the size of generated slices and strings.
-func propertiesSized(t *testing.T, runs, maxSize int) *gopter.Properties {
-	t.Helper()
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = runs
-	p.MaxSize = maxSize
-	t.Logf("gopter seed %d", p.Seed())
-	return gopter.NewProperties(p)
-}
 
 // fixedValues are the values around every digit-count change and the
 // ones a server sends most.
@@ -64,10 +48,10 @@ func checkDigits(n uint64) string {
 	add("AppendDigits", "x:"+s, string(AppendDigits(prefix[:2:2], n)))
 	add("AppendDigits with room", "x:"+s, string(AppendDigits(append(make([]byte, 0, 64), prefix...), n)))
 	add("DigitsLen", len(s), DigitsLen(n))
-	add("AppendHuffmanDigits", wire.AppendHuffman([]byte("x:"), s), AppendHuffmanDigits(prefix[:2:2], n))
+	add("AppendHuffmanDigits", AppendHuffman([]byte("x:"), s), AppendHuffmanDigits(prefix[:2:2], n))
 	add("AppendHuffmanDigits vs x/net", hpack.AppendHuffmanString(nil, s), AppendHuffmanDigits(nil, n))
-	add("HuffmanDigitsLen", wire.HuffmanLen(s), HuffmanDigitsLen(n))
-	for _, p := range []HuffmanPolicy{HuffmanAuto, HuffmanAlways, HuffmanNever, 3} {
+	add("HuffmanDigitsLen", HuffmanLen(s), HuffmanDigitsLen(n))
+	for _, p := range []Huffman{HuffmanAuto, HuffmanAlways, HuffmanNever, 3} {
 		type choice struct {
 			Payload int
 			Huff    bool

@@ -1,4 +1,4 @@
-package fastpath
+package field
 
 // Byte classes for the validation checks, one table lookup per byte.
 const (

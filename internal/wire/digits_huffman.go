@@ -1,4 +1,4 @@
-package fastpath
+package wire
 
 import "encoding/binary"
 
@@ -102,7 +102,7 @@ func AppendHuffmanDigits(dst []byte, n uint64) []byte {
 // DigitsChoice returns what policy p decides for the decimal form of n:
 // the payload length and whether it is Huffman-coded. It matches
 // p.Choose(strconv.FormatUint(n, 10)) exactly.
-func DigitsChoice(p HuffmanPolicy, n uint64) (payload int, huff bool) {
+func DigitsChoice(p Huffman, n uint64) (payload int, huff bool) {
 	switch p {
 	case HuffmanNever:
 		return DigitsLen(n), false

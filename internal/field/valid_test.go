@@ -1,4 +1,4 @@
-package fastpath
+package field
 
 import (
 	"fmt"
@@ -10,6 +10,14 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 )
+
+func properties(t *testing.T, runs int) *gopter.Properties {
+	t.Helper()
+	p := gopter.DefaultTestParameters()
+	p.MinSuccessfulTests = runs
+	t.Logf("gopter seed %d", p.Seed())
+	return gopter.NewProperties(p)
+}
 
 // Reference implementations, written from the RFC text.
 

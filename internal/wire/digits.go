@@ -1,4 +1,4 @@
-package fastpath
+package wire
 
 import "math/bits"
 
