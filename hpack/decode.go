@@ -1,6 +1,7 @@
 package hpack
 
 import (
+	"github.com/hqpack/hqpack/internal/field"
 	"math"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -80,13 +81,13 @@ type Decoder struct {
 	slow      bool // validate, or the section has a stream error
 
 	// The section being decoded.
-	pos     int   // section offset of the representation being decoded
-	used    int   // section size so far
-	fields  int   // fields so far
-	updates int   // size updates at the start of the section
-	started bool  // a field was decoded: no more size updates
-	regular bool  // a regular field was decoded: no more pseudo-headers
-	stream  error // first stream-level error; delivery stopped
+	pos     int         // section offset of the representation being decoded
+	used    int         // section size so far
+	fields  int         // fields so far
+	updates int         // size updates at the start of the section
+	started bool        // a field was decoded: no more size updates
+	check   field.Check // validation of the section's fields so far
+	stream  error       // first stream-level error; delivery stopped
 
 	err  error  // fatal error: the decoder is closed
 	buf  []byte // streaming: the unfinished representation
@@ -297,7 +298,7 @@ func (d *Decoder) End() error {
 		d.buf = nil
 	}
 	d.pos, d.used, d.fields, d.updates = 0, 0, 0, 0
-	d.started, d.regular, d.stream, d.slow = false, false, nil, d.validate
+	d.started, d.check, d.stream, d.slow = false, field.Check{}, nil, d.validate
 	return err
 }
 
@@ -516,7 +517,7 @@ func (d *Decoder) emitSlow(name, value []byte, f fastpath.Flags, sink fastpath.S
 		return nil
 	}
 	if d.validate {
-		if err := d.check(name, value, f); err != nil {
+		if err := d.check.Field(name, value, f.ID()); err != nil {
 			d.stream = &FieldError{Offset: d.pos, Err: err}
 			return nil
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
@@ -78,33 +79,33 @@ const ErrCodeProtocol = 0x1
 // decoded the whole section and stays usable.
 var (
 	// ErrMalformedField is the class of every malformed-field error.
-	ErrMalformedField = errors.New("malformed field")
+	ErrMalformedField = field.ErrMalformedField
 	// ErrInvalidFieldName reports a name that is empty, not a token, has
 	// uppercase letters (RFC 9113 §8.2.1), or is an undefined pseudo-header
 	// field (§8.3).
-	ErrInvalidFieldName = errors.New("invalid field name")
+	ErrInvalidFieldName = field.ErrInvalidFieldName
 	// ErrInvalidFieldValue reports a value with NUL, CR or LF, or with
 	// leading or trailing whitespace (RFC 9113 §8.2.1).
-	ErrInvalidFieldValue = errors.New("invalid field value")
+	ErrInvalidFieldValue = field.ErrInvalidFieldValue
 	// ErrPseudoAfterRegular reports a pseudo-header field after a regular
 	// field (RFC 9113 §8.3).
-	ErrPseudoAfterRegular = errors.New("pseudo-header field after a regular field")
+	ErrPseudoAfterRegular = field.ErrPseudoAfterRegular
 )
 
 // FieldError is a malformed field: where it starts (Offset, in bytes from
-// the start of the section) and what was wrong (Err). errors.Is matches
-// both ErrMalformedField and Err.
+// the start of the section) and what was wrong (Err, which matches
+// ErrMalformedField with errors.Is).
 type FieldError struct {
 	Offset int
 	Err    error
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("hpack: %v: %v at offset %d", ErrMalformedField, e.Err, e.Offset)
+	return fmt.Sprintf("hpack: %v at offset %d", e.Err, e.Offset)
 }
 
-// Unwrap returns ErrMalformedField and the specific cause.
-func (e *FieldError) Unwrap() []error { return []error{ErrMalformedField, e.Err} }
+// Unwrap returns the cause.
+func (e *FieldError) Unwrap() error { return e.Err }
 
 // Code returns the HTTP/2 error code to reset the stream with:
 // PROTOCOL_ERROR.

@@ -2,6 +2,7 @@ package qpack
 
 import (
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/static"
 )
@@ -12,7 +13,7 @@ type lineState struct {
 	ric, base uint64
 	budget    int // what is left of MaxSectionSize
 	fields    int // fields decoded
-	check     fieldCheck
+	check     field.Check
 	// pred says where in the memo the next Huffman string may be (nil
 	// without a memo): the memo's first, or the next of the entry of the
 	// string before.
@@ -169,7 +170,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 		st.fields++
 		f = f.WithID(id)
 		if d.validate {
-			if err := st.check.field(name, value, f); err != nil {
+			if err := st.check.Field(name, value, f.ID()); err != nil {
 				return off, d.sectionErr(st.stream, off, err)
 			}
 		}

@@ -244,7 +244,7 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 	}
 	f = f.WithID(id)
 	if d.validate {
-		if err := st.check.field(name, value, f); err != nil {
+		if err := st.check.Field(name, value, f.ID()); err != nil {
 			return 0, d.sectionErr(stream, start, err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
@@ -71,16 +72,16 @@ var (
 	// ErrMalformedField is the class of the malformed-field errors below,
 	// reported by a Decoder with Validate set (RFC 9114 §4.2, §4.3): each
 	// matches it with errors.Is. They are stream errors (H3_MESSAGE_ERROR).
-	ErrMalformedField = errors.New("malformed field")
+	ErrMalformedField = field.ErrMalformedField
 	// ErrInvalidFieldName reports a name that is empty, not a token, has
 	// uppercase letters, or is an undefined pseudo-header field.
-	ErrInvalidFieldName = fmt.Errorf("%w: invalid field name", ErrMalformedField)
+	ErrInvalidFieldName = field.ErrInvalidFieldName
 	// ErrInvalidFieldValue reports a value with NUL, CR or LF, or with
 	// leading or trailing whitespace.
-	ErrInvalidFieldValue = fmt.Errorf("%w: invalid field value", ErrMalformedField)
+	ErrInvalidFieldValue = field.ErrInvalidFieldValue
 	// ErrPseudoAfterRegular reports a pseudo-header field after a regular
 	// field.
-	ErrPseudoAfterRegular = fmt.Errorf("%w: pseudo-header field after a regular field", ErrMalformedField)
+	ErrPseudoAfterRegular = field.ErrPseudoAfterRegular
 	// ErrTooManyFields reports a section with more fields than the
 	// Decoder's MaxFields; a stream error.
 	ErrTooManyFields = errors.New("too many fields")
