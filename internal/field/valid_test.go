@@ -11,14 +11,6 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-func properties(t *testing.T, runs int) *gopter.Properties {
-	t.Helper()
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = runs
-	t.Logf("gopter seed %d", p.Seed())
-	return gopter.NewProperties(p)
-}
-
 // Reference implementations, written from the RFC text.
 
 func refTchar(c byte) bool {
@@ -160,7 +152,10 @@ func genField() gopter.Gen {
 }
 
 func TestValidRandom(t *testing.T) {
-	p := properties(t, 10000)
+	params := gopter.DefaultTestParameters()
+	params.MinSuccessfulTests = 10000
+	t.Logf("gopter seed %d", params.Seed())
+	p := gopter.NewProperties(params)
 	p.Property("checks == reference", prop.ForAll(checkValidity, genField()))
 	p.Property("IsLower and AppendLower agree with strings.ToLower on ASCII", prop.ForAll(
 		func(b []byte) string {
