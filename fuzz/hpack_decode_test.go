@@ -294,7 +294,7 @@ var hpackCauses = []error{
 func checkHPACKError(t *testing.T, where string, d *hpack.Decoder, err error, n int) {
 	t.Helper()
 	var e *hpack.Error
-	if !errors.As(err, &e) || e.Code() != hpack.ErrCodeCompression || e.Offset < 0 || e.Offset > n {
+	if !errors.As(err, &e) || e.Code != hpack.ErrCodeCompression || e.Offset < 0 || e.Offset > n {
 		t.Fatalf("%s: error %#v is not a COMPRESSION_ERROR within the section", where, err)
 	}
 	if !slices.ContainsFunc(hpackCauses, func(c error) bool { return errors.Is(err, c) }) {

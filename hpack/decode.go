@@ -50,8 +50,9 @@ type DecoderConfig struct {
 	MaxFields int
 	// Validate checks every field as it is decoded: names and values per
 	// RFC 9113 §8.2.1, pseudo-header fields before regular ones (§8.3).
-	// A malformed field is reported as a *FieldError, a stream error: the
-	// decoder keeps decoding (its table stays in sync) and stays usable.
+	// A malformed field is reported as an *Error with ErrCodeProtocol, a
+	// stream error: the decoder keeps decoding (its table stays in sync)
+	// and stays usable.
 	Validate bool
 }
 
@@ -66,9 +67,10 @@ type DecoderConfig struct {
 // NeverIndex for never-indexed literals and the name's static.FieldID
 // whenever the name is a static-table name.
 //
-// Errors: a *Error (COMPRESSION_ERROR, final: every later call fails with
-// ErrClosed), or a stream-level error for the section alone: a *FieldError
-// when validation is on, or an error the Sink returned.
+// Errors: an *Error whose ConnectionError is true (COMPRESSION_ERROR,
+// final: every later call fails with ErrClosed), or a stream-level error
+// for the section alone: an *Error with ErrCodeProtocol when validation is
+// on, or an error the Sink returned.
 type Decoder struct {
 	tab       table.Table
 	ready     bool
@@ -518,7 +520,7 @@ func (d *Decoder) emitSlow(name, value []byte, f fastpath.Flags, sink fastpath.S
 	}
 	if d.validate {
 		if err := d.check.Field(name, value, f.ID()); err != nil {
-			d.stream = &FieldError{Offset: d.pos, Err: err}
+			d.stream = &Error{Code: ErrCodeProtocol, Offset: d.pos, Err: err}
 			return nil
 		}
 	}
@@ -611,7 +613,7 @@ func (d *Decoder) fits(least int) error {
 
 // fail closes the decoder with err at section offset off.
 func (d *Decoder) fail(off int, err error) error {
-	e := &Error{Offset: off, Err: err}
+	e := &Error{Code: ErrCodeCompression, Offset: off, Err: err}
 	d.err = e
 	d.buf = nil
 	return e
@@ -623,5 +625,5 @@ func (d *Decoder) closed() error {
 	if e, ok := d.err.(*Error); ok {
 		off = e.Offset
 	}
-	return &Error{Offset: off, Err: &closedError{cause: d.err}}
+	return &Error{Code: ErrCodeCompression, Offset: off, Err: &closedError{cause: d.err}}
 }

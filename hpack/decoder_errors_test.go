@@ -126,7 +126,7 @@ func TestDecodeErrors(t *testing.T) {
 				continue
 			}
 			var e *Error
-			if !errors.As(err, &e) || e.Offset != c.off || e.Code() != ErrCodeCompression {
+			if !errors.As(err, &e) || e.Offset != c.off || e.Code != ErrCodeCompression || !e.ConnectionError() {
 				t.Errorf("%s (fragmented %v): %#v, want offset %d", c.name, frag, err, c.off)
 			}
 			// A connection error is final.
@@ -252,8 +252,8 @@ func TestDecodeMalformed(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 			continue
 		}
-		var fe *FieldError
-		if !errors.As(err, &fe) || fe.Offset != c.off || fe.Code() != ErrCodeProtocol {
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Offset != c.off || fe.Code != ErrCodeProtocol || fe.ConnectionError() {
 			t.Errorf("%s: %#v, want offset %d", c.name, err, c.off)
 		}
 		for _, f := range got.fields {

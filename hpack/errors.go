@@ -8,9 +8,29 @@ import (
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
-// ErrCodeCompression is the HTTP/2 error code for every decoding failure:
-// COMPRESSION_ERROR (RFC 9113 §7).
-const ErrCodeCompression = 0x9
+// ErrCode is an HTTP/2 error code (RFC 9113 §7).
+type ErrCode uint64
+
+// The error codes of a decoder's errors (Error.Code).
+const (
+	// ErrCodeProtocol is PROTOCOL_ERROR, sent as a stream error (RST_STREAM,
+	// RFC 9113 §8.1.1): a malformed field. The connection and the Decoder
+	// carry on.
+	ErrCodeProtocol ErrCode = 0x1
+	// ErrCodeCompression is COMPRESSION_ERROR, a connection error: every
+	// other decoding failure.
+	ErrCodeCompression ErrCode = 0x9
+)
+
+func (c ErrCode) String() string {
+	switch c {
+	case ErrCodeProtocol:
+		return "PROTOCOL_ERROR"
+	case ErrCodeCompression:
+		return "COMPRESSION_ERROR"
+	}
+	return fmt.Sprintf("ErrCode(%#x)", uint64(c))
+}
 
 // Decoding errors, each testable with errors.Is on the *Error a decoder
 // returns. The wire-level ones are shared with the qpack package.
@@ -37,9 +57,11 @@ var (
 	ErrClosed = errors.New("decoder failed earlier")
 )
 
-// Error is a decoding failure: what was wrong (Err, for errors.Is) and
-// where (Offset, in bytes from the start of the field section).
+// Error is a decoding failure: the error code to send, what was wrong
+// (Err, for errors.Is) and where (Offset, in bytes from the start of the
+// field section). qpack.Error has the same shape, plus the stream.
 type Error struct {
+	Code   ErrCode
 	Offset int
 	Err    error
 }
@@ -51,8 +73,9 @@ func (e *Error) Error() string {
 // Unwrap returns the cause, so errors.Is(err, ErrInvalidIndex) works.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Code returns the HTTP/2 error code to send: COMPRESSION_ERROR.
-func (e *Error) Code() uint64 { return ErrCodeCompression }
+// ConnectionError reports whether e ends the connection: every code but
+// PROTOCOL_ERROR, which ends only the stream.
+func (e *Error) ConnectionError() bool { return e.Code != ErrCodeProtocol }
 
 // closedError is the cause of every call's failure after a fatal error:
 // errors.Is finds both ErrClosed and the original error.
@@ -70,13 +93,10 @@ func (e *closedError) Is(target error) bool { return target == ErrClosed }
 
 func (e *closedError) Unwrap() error { return e.cause }
 
-// ErrCodeProtocol is the HTTP/2 error code for a malformed field section:
-// PROTOCOL_ERROR, sent as a stream error (RFC 9113 §8.1.1).
-const ErrCodeProtocol = 0x1
-
-// Malformed-field errors, reported by a Decoder with validation on. They
-// concern one section (one stream), not the connection: the decoder has
-// decoded the whole section and stays usable.
+// Malformed-field errors, reported by a Decoder with validation on in an
+// *Error with ErrCodeProtocol. They concern one section (one stream), not
+// the connection: the decoder has decoded the whole section and stays
+// usable. They are the qpack package's too.
 var (
 	// ErrMalformedField is the class of every malformed-field error.
 	ErrMalformedField = field.ErrMalformedField
@@ -91,22 +111,3 @@ var (
 	// field (RFC 9113 §8.3).
 	ErrPseudoAfterRegular = field.ErrPseudoAfterRegular
 )
-
-// FieldError is a malformed field: where it starts (Offset, in bytes from
-// the start of the section) and what was wrong (Err, which matches
-// ErrMalformedField with errors.Is).
-type FieldError struct {
-	Offset int
-	Err    error
-}
-
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("hpack: %v at offset %d", e.Err, e.Offset)
-}
-
-// Unwrap returns the cause.
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// Code returns the HTTP/2 error code to reset the stream with:
-// PROTOCOL_ERROR.
-func (e *FieldError) Code() uint64 { return ErrCodeProtocol }

@@ -58,8 +58,13 @@
 // connection errors: afterwards every call fails with ErrClosed. A Decoder
 // also reports stream errors, with code H3_MESSAGE_ERROR, for a malformed
 // field (when validation is on) or a section over a limit; after them it
-// carries on. No input makes a decoder panic, and decoding time is linear in
-// the input.
+// carries on. Error.ConnectionError tells the two apart. The rule is the
+// hpack package's, with the same *Error shape: an error is a stream error
+// when the decoder's table is still in step with the peer's after it. A
+// QPACK table changes only on the encoder stream, so a section the decoder
+// stops reading costs only its stream (in HPACK, where blocks change the
+// table, the same limit ends the connection). No input makes a decoder
+// panic, and decoding time is linear in the input.
 //
 // # quic-go/qpack
 //

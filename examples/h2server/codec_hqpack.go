@@ -42,10 +42,9 @@ func (d *hqDecoder) end() (stream, fatal error) {
 	}
 	var he *hpack.Error
 	if errors.As(err, &he) {
-		return nil, err
-	}
-	var fe *hpack.FieldError
-	if errors.As(err, &fe) {
+		if he.ConnectionError() {
+			return nil, err
+		}
 		return errMalformed, nil
 	}
 	return err, nil // the sink's own error

@@ -104,7 +104,7 @@ func TestWrongVectorFails(t *testing.T) {
 // TestWrongExpectationFails checks that the errors suite and the RFC
 // suite fail when what they expect is wrong.
 func TestWrongExpectationFails(t *testing.T) {
-	m := Malformed{Codec: "hpack", Name: "index 0", Input: "80", Err: hpack.ErrTruncated, Code: hpack.ErrCodeCompression}
+	m := Malformed{Codec: "hpack", Name: "index 0", Input: "80", Err: hpack.ErrTruncated, Code: uint64(hpack.ErrCodeCompression)}
 	if err := m.check(); err == nil {
 		t.Error("wrong sentinel: passed")
 	}
@@ -112,7 +112,7 @@ func TestWrongExpectationFails(t *testing.T) {
 	if err := m.check(); err == nil {
 		t.Error("wrong code: passed")
 	}
-	m = Malformed{Codec: "hpack", Name: "valid", Input: "82", Err: hpack.ErrInvalidIndex, Code: hpack.ErrCodeCompression}
+	m = Malformed{Codec: "hpack", Name: "valid", Input: "82", Err: hpack.ErrInvalidIndex, Code: uint64(hpack.ErrCodeCompression)}
 	if err := m.check(); err == nil {
 		t.Error("valid input: passed")
 	}
@@ -157,7 +157,7 @@ func TestMalformedInputs(t *testing.T) {
 	for _, m := range MalformedInputs {
 		codes[m.Code] = true
 	}
-	for _, c := range []uint64{hpack.ErrCodeCompression, uint64(qpack.ErrCodeDecompressionFailed), uint64(qpack.ErrCodeEncoderStream), uint64(qpack.ErrCodeDecoderStream)} {
+	for _, c := range []uint64{uint64(hpack.ErrCodeCompression), uint64(qpack.ErrCodeDecompressionFailed), uint64(qpack.ErrCodeEncoderStream), uint64(qpack.ErrCodeDecoderStream)} {
 		if !codes[c] {
 			t.Errorf("no malformed input with code %#x", c)
 		}
