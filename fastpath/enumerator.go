@@ -48,8 +48,11 @@ type Enumerator interface {
 }
 
 // Sink receives decoded fields. name and value are valid only until Field
-// returns; copy them to keep them. An error stops decoding and is returned
-// to the caller of the decoder.
+// returns; copy them to keep them. An error is a stream error: the Sink
+// gets no more fields of that section, and the decoder returns the error
+// as it is, for that section alone. An hpack Decoder first decodes the
+// rest of the block, to keep its table in step, and returns it from
+// Decode or End; a qpack Decoder returns it from DecodeSection at once.
 type Sink interface {
 	Field(name, value []byte, f Flags) error
 }
