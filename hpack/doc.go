@@ -57,6 +57,16 @@
 // no more fields of that section, but the decoder decodes the rest of it to
 // keep its dynamic table in sync, and End returns the error.
 //
+// # Configuration
+//
+// Both codecs read a zero in a Config the same way: a protocol setting
+// that is zero is the protocol's initial value, and a zero limit is the
+// package's default. HTTP/2 starts with a 4096-octet table (RFC 7541
+// §4.2), so a zero table size here is 4096 and NoTable asks for none;
+// HTTP/3 starts with none (RFC 9204 §3.2.3), so a zero capacity in package
+// qpack is static-only. Zero section and string limits are
+// DefaultMaxSectionSize in both.
+//
 // # Moving from golang.org/x/net/http2/hpack
 //
 // github.com/hqpack/hqpack/compat/xnet-hpack has x/net's API exactly

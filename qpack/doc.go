@@ -49,6 +49,15 @@
 // dynamic entries alike), so a server can switch on a small integer instead
 // of comparing strings.
 //
+// # Configuration
+//
+// Both codecs read a zero in a Config the same way: a protocol setting
+// that is zero is the protocol's initial value, and a zero limit is the
+// package's default. HTTP/3 starts with no dynamic table (RFC 9204
+// §3.2.3), so a zero capacity is static-only; HTTP/2 starts with 4096
+// octets, so package hpack's zero table size is 4096. Zero section and
+// string limits are DefaultMaxSectionSize in both.
+//
 // # Errors
 //
 // Failures are *Error values carrying the HTTP/3 error code to send
