@@ -4,28 +4,8 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/hpack"
 	"github.com/hqpack/hqpack/internal/memscan"
 )
-
-// secrets are a connection's private strings, and their Huffman codes.
-var secrets = func() [][]byte {
-	var out [][]byte
-	for _, s := range []string{"sessionid=7f3a9c1e5b2d", "Bearer eyJhbGciOiJIUzI1NiJ9", "/account/42/statement"} {
-		out = append(out, []byte(s), hpack.AppendHuffman(nil, s))
-	}
-	return out
-}()
-
-func secretList() *fastpath.FieldList {
-	var l fastpath.FieldList
-	l.Add(":path", "/account/42/statement", 0)
-	l.Add("cookie", "sessionid=7f3a9c1e5b2d", 0)
-	l.Add("authorization", "Bearer eyJhbGciOiJIUzI1NiJ9", 0)
-	l.Add("x-id", "sessionid=7f3a9c1e5b2d", fastpath.Index)
-	l.AddContentLength(1234)
-	return &l
-}
 
 // Nothing of a connection survives Init: not in a table, a cache or a
 // buffer's spare capacity. A server that pools encoders and decoders must
@@ -43,9 +23,9 @@ func TestInitForgets(t *testing.T) {
 		dcfg := DecoderConfig{MaxTableCapacity: cfg.MaxTableCapacity, MaxBlockedStreams: cfg.MaxBlockedStreams}
 		d.Init(dcfg)
 		for i := range uint64(3) {
-			sections := [][]byte{e.AppendSection(4*i, nil, secretList())}
+			sections := [][]byte{e.AppendSection(4*i, nil, memscan.SecretList())}
 			frame := make([]byte, 9)
-			n, res := e.Begin(4*i+1, frame, secretList())
+			n, res := e.Begin(4*i+1, frame, memscan.SecretList())
 			var pieces []byte
 			for ; res == MoreFields; n, res = e.Continue(frame) {
 				pieces = append(pieces, frame[:n]...)
@@ -64,15 +44,15 @@ func TestInitForgets(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if memscan.Find(&e, secrets...) == "" && memscan.Find(&d, secrets...) == "" {
+		if memscan.Find(&e, memscan.Secrets...) == "" && memscan.Find(&d, memscan.Secrets...) == "" {
 			t.Fatal("the scan does not see the connection's strings")
 		}
 		e.Init(cfg)
 		d.Init(dcfg)
-		if where := memscan.Find(&e, secrets...); where != "" {
+		if where := memscan.Find(&e, memscan.Secrets...); where != "" {
 			t.Errorf("%+v: after Init the encoder holds a secret at %s", cfg, where)
 		}
-		if where := memscan.Find(&d, secrets...); where != "" {
+		if where := memscan.Find(&d, memscan.Secrets...); where != "" {
 			t.Errorf("%+v: after Init the decoder holds a secret at %s", cfg, where)
 		}
 	}
