@@ -162,10 +162,17 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 
 // AddString is Add for strings.
 func (t *Table) AddString(name, value string) bool {
-	var hn, hf uint32
+	var h Hash
 	if t.indexed {
-		hn, hf = hashStrings(&t.index, name, value)
+		h = t.Hash(name, value)
 	}
+	return t.AddHashed(h, name, value)
+}
+
+// AddHashed is AddString for a field whose Hash the caller holds (an
+// encoder that looked it up first): h must be t.Hash(name, value), or
+// anything when t was initialized without indexing.
+func (t *Table) AddHashed(h Hash, name, value string) bool {
 	p := t.head
 	if n := len(name) + len(value); t.fits(n) {
 		t.head = p + n
@@ -180,7 +187,7 @@ func (t *Table) AddString(name, value string) bool {
 	copy(t.arena[p+len(name):], value)
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
-		t.index.add(t.inserted-1, t.mask(), hn, hf)
+		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
 	}
 	return true
 }
