@@ -92,6 +92,13 @@ func AppendHuffman(dst []byte, s string) []byte {
 			c := huffmanCodes[s[i]]
 			acc = acc<<c.bits | uint64(c.code)
 			nb += uint(c.bits) // at most 7 + 30
+			if p+8 <= len(out) {
+				// The nb bits, left-aligned, in one store, as above.
+				binary.BigEndian.PutUint64(out[p:p+8], acc<<(-nb&63))
+				p += int(nb >> 3)
+				nb &= 7
+				continue
+			}
 			for nb >= 8 {
 				if p == len(out) {
 					// Grow once, to exactly what is left.
