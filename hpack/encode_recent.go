@@ -48,11 +48,7 @@ func (e *Encoder) recall(i int, name, value string, f fastpath.Flags) (uint64, b
 		return uint64(s.sidx), ent.Name == name && ent.Value == value
 	}
 	abs := s.abs - 1
-	if abs < e.lo {
-		return 0, false
-	}
-	n, v, ok := e.table.Abs(abs)
-	if !ok || string(n) != name || string(v) != value {
+	if abs < e.lo || !e.table.Holds(abs, name, value) {
 		return 0, false
 	}
 	return static.HPACKLen + e.table.Inserted() - abs, true
