@@ -106,12 +106,8 @@ func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uin
 	for a := x.fields[hf&bm]; a > lo; {
 		abs := a - 1
 		l := &x.links[abs&mask]
-		if abs < hi && l.hf == hf {
-			e := &t.ents[abs&mask]
-			n := e.off + int(e.nlen)
-			if string(t.arena[e.off:n]) == name && string(t.arena[n:n+int(e.vlen)]) == value {
-				return abs, true, true
-			}
+		if abs < hi && l.hf == hf && t.holds(&t.ents[abs&mask], name, value) {
+			return abs, true, true
 		}
 		a = l.nextF
 	}
