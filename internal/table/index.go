@@ -106,7 +106,7 @@ func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uin
 	for a := x.fields[hf&bm]; a > lo; {
 		abs := a - 1
 		l := &x.links[abs&mask]
-		if abs < hi && l.hf == hf && t.holds(&t.ents[abs&mask], name, value) {
+		if abs < hi && l.hf == hf && t.Holds(abs, name, value) {
 			return abs, true, true
 		}
 		a = l.nextF

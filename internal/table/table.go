@@ -373,10 +373,7 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 	if abs < t.first || abs >= t.inserted {
 		return false
 	}
-	return t.holds(&t.ents[abs&t.mask()], name, value)
-}
-
-func (t *Table) holds(e *Entry, name, value string) bool {
+	e := &t.ents[abs&t.mask()]
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
 	}
