@@ -339,14 +339,9 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 // compiler inlines instead of three dynamic calls per field.
 func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bool) {
 	for e.have || (!e.end && l.Next()) {
-		name, value, f := l.Field()
-		var n int64
-		var raw bool
-		if len(name) == len("content-length") && value == "" {
-			n, raw = l.ContentLength()
-		}
+		name, value, f, n := l.At(l.Pos()) // n: a raw Content-Length, or -1
 		var ok bool
-		if buf, ok = e.field(buf, grow, name, value, f, n, raw); !ok {
+		if buf, ok = e.field(buf, grow, name, value, f, n, n >= 0); !ok {
 			e.have = true
 			return buf, false
 		}

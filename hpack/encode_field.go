@@ -45,10 +45,12 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	if idx, ok := e.recall(e.pos, name, value, f); ok {
 		return e.indexed(dst, grow, idx)
 	}
-	if !e.asGiven && !field.IsLower(name) {
-		name = e.lowercase(name)
-	}
+	// A name the static table holds is lowercase already.
 	exact, nameIdx := static.LookupHPACK(name, value)
+	if nameIdx == 0 && !e.asGiven && !field.IsLower(name) {
+		name = e.lowercase(name)
+		exact, nameIdx = static.LookupHPACK(name, value)
+	}
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
 	m := decide(e.indexing, f, c, size, len(value), e.capNow)
@@ -63,6 +65,8 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		return dst, ok
 	}
 	idx := uint64(nameIdx)
+	var h table.Hash
+	hashed := false
 	if e.table.Len() == 0 {
 		e.named = 0
 	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || lookupAll) {
@@ -72,7 +76,8 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		// set-cookie... under the default policy), whose value would
 		// need hashing for nothing.
 		hi := e.table.Inserted()
-		abs, exactDyn, found := e.table.Lookup(name, value, e.lo, hi)
+		h, hashed = e.table.Hash(name, value), true
+		abs, exactDyn, found := e.table.LookupHashed(h, name, value, e.lo, hi)
 		switch {
 		case found && exactDyn && m != neverIndexed:
 			dst, ok := e.indexed(dst, grow, static.HPACKLen+hi-abs)
@@ -116,7 +121,10 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		dst = wire.AppendString(dst, 0, 7, name, e.huffman)
 	}
 	dst = wire.AppendString(dst, 0, 7, value, e.huffman)
-	if m == withIndexing && e.table.AddString(name, value) {
+	if m == withIndexing && !hashed {
+		h = e.table.Hash(name, value)
+	}
+	if m == withIndexing && e.table.AddHashed(h, name, value) {
 		e.named |= 1 << nameIdx
 		e.note(e.pos, 0, e.table.Inserted(), f)
 	}

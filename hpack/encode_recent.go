@@ -44,15 +44,11 @@ func (e *Encoder) recall(i int, name, value string, f fastpath.Flags) (uint64, b
 		if s.sidx == 0 {
 			return 0, false
 		}
-		ent := &hpackStatic[s.sidx]
+		ent, _ := static.HPACK(uint64(s.sidx))
 		return uint64(s.sidx), ent.Name == name && ent.Value == value
 	}
 	abs := s.abs - 1
-	if abs < e.lo {
-		return 0, false
-	}
-	n, v, ok := e.table.Abs(abs)
-	if !ok || string(n) != name || string(v) != value {
+	if abs < e.lo || !e.table.Holds(abs, name, value) {
 		return 0, false
 	}
 	return static.HPACKLen + e.table.Inserted() - abs, true
@@ -66,11 +62,3 @@ func (e *Encoder) note(i int, sidx int, abs uint64, f fastpath.Flags) {
 		e.recent[i] = recentSlot{abs: abs, f: f, sidx: uint8(sidx)}
 	}
 }
-
-// hpackStatic is the static table by index, for recall.
-var hpackStatic = func() (t [static.HPACKLen + 1]static.Entry) {
-	for i := 1; i <= static.HPACKLen; i++ {
-		t[i], _ = static.HPACK(uint64(i))
-	}
-	return t
-}()

@@ -6,8 +6,8 @@ import (
 	"unsafe"
 )
 
-// The index hashes names and values with strHash: a multiply and a fold for
-// each 8 bytes, inline, where maphash is a call into the runtime per string
+// The index hashes names and values with strHash: a multiply for each 16
+// bytes and two to finish, inline, where maphash is a call into the runtime per string
 // (about a third of an encoder's lookup, most fields being short). It is
 // seeded per table, but not built to stand an adversary who sees its
 // output: none needs to. A table holds at most capacity/32 entries, so a
@@ -32,24 +32,31 @@ func bytesHash(b []byte, seed uint64) uint64 {
 func memHash(p *byte, n int, seed uint64) uint64 {
 	h := seed ^ uint64(n)*hashMul1
 	b := unsafe.Slice(p, n)
-	for len(b) > 8 {
-		h = fold(h ^ binary.LittleEndian.Uint64(b))
-		b = b[8:]
+	// 16 bytes per multiply: one word xored into h, the other into the
+	// multiplier, as wyhash does.
+	for len(b) > 16 {
+		h = mum(h^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
+		b = b[16:]
 	}
-	// The last 1 to 8 bytes, as one word: two overlapping 4-byte reads, or
-	// the bytes one by one when there are fewer than 4.
-	var w uint64
+	// The last 1 to 16 bytes, as two words: two overlapping 8-byte reads,
+	// or 4-byte ones, or the bytes one by one when there are fewer than 4.
+	var w, v uint64
 	switch {
+	case len(b) >= 8:
+		w, v = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
 	case len(b) >= 4:
 		w = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
 	case len(b) > 0:
 		w = uint64(b[0]) | uint64(b[len(b)/2])<<8 | uint64(b[len(b)-1])<<16
 	}
-	return fold(fold(h ^ w))
+	return fold(mum(h^w, hashMul2^v))
 }
 
-// fold mixes h: the high and low halves of a 128-bit product, xored.
-func fold(h uint64) uint64 {
-	hi, lo := bits.Mul64(h, hashMul2)
+// mum is the high and low halves of a 128-bit product, xored.
+func mum(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
 	return hi ^ lo
 }
+
+// fold mixes h.
+func fold(h uint64) uint64 { return mum(h, hashMul2) }

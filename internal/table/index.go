@@ -75,26 +75,39 @@ func mix(n, v uint64) (hn, hf uint32) {
 // needs Init with indexed true. HPACK passes 0, Inserted(); a QPACK encoder
 // narrows the range to entries it may reference (not draining, acknowledged).
 func (t *Table) Lookup(name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
-	x := &t.index
-	if !t.indexed || len(x.names) == 0 || t.Len() == 0 {
+	if !t.indexed || len(t.index.names) == 0 || max(lo, t.first) >= min(hi, t.inserted) {
 		return 0, false, false
 	}
+	return t.LookupHashed(t.Hash(name, value), name, value, lo, hi)
+}
+
+// Hash is a field's hashes in the index of a table initialized with
+// indexing: Hash computes them, LookupHashed and AddHashed take them, so
+// that an encoder that looks a field up and then inserts it hashes it once.
+type Hash struct{ n, f uint32 }
+
+// Hash returns the hashes of name and value (t initialized with indexing).
+func (t *Table) Hash(name, value string) Hash {
+	hn, hf := hashStrings(&t.index, name, value)
+	return Hash{hn, hf}
+}
+
+// LookupHashed is Lookup for a field whose Hash the caller holds: h must be
+// t.Hash(name, value).
+func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
+	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
-	if lo >= hi {
+	if !t.indexed || len(x.names) == 0 || lo >= hi {
 		return 0, false, false
 	}
-	hn, hf := hashStrings(x, name, value)
+	hn, hf := h.n, h.f
 	bm, mask := uint32(len(x.names)-1), t.mask()
 	for a := x.fields[hf&bm]; a > lo; {
 		abs := a - 1
 		l := &x.links[abs&mask]
-		if abs < hi && l.hf == hf {
-			e := &t.ents[abs&mask]
-			n := e.off + int(e.nlen)
-			if string(t.arena[e.off:n]) == name && string(t.arena[n:n+int(e.vlen)]) == value {
-				return abs, true, true
-			}
+		if abs < hi && l.hf == hf && t.Holds(abs, name, value) {
+			return abs, true, true
 		}
 		a = l.nextF
 	}

@@ -3,6 +3,8 @@ package table
 import (
 	"math"
 	"unsafe"
+
+	"github.com/hqpack/hqpack/internal/wire"
 )
 
 // Overhead is the per-entry size overhead of RFC 7541 §4.1 and RFC 9204 §3.2.1.
@@ -162,10 +164,17 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 
 // AddString is Add for strings.
 func (t *Table) AddString(name, value string) bool {
-	var hn, hf uint32
+	var h Hash
 	if t.indexed {
-		hn, hf = hashStrings(&t.index, name, value)
+		h = t.Hash(name, value)
 	}
+	return t.AddHashed(h, name, value)
+}
+
+// AddHashed is AddString for a field whose Hash the caller holds (an
+// encoder that looked it up first): h must be t.Hash(name, value), or
+// anything when t was initialized without indexing.
+func (t *Table) AddHashed(h Hash, name, value string) bool {
 	p := t.head
 	if n := len(name) + len(value); t.fits(n) {
 		t.head = p + n
@@ -180,7 +189,7 @@ func (t *Table) AddString(name, value string) bool {
 	copy(t.arena[p+len(name):], value)
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
-		t.index.add(t.inserted-1, t.mask(), hn, hf)
+		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
 	}
 	return true
 }
@@ -355,6 +364,22 @@ func (t *Table) Bytes(e *Entry) (name, value []byte) {
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.off)
 	n, v := int(e.nlen), int(e.vlen)
 	return *(*[]byte)(unsafe.Pointer(&header{p, n, n})), *(*[]byte)(unsafe.Pointer(&header{unsafe.Add(p, n), v, v}))
+}
+
+// Holds reports whether the entry with absolute index abs is live and
+// holds name and value: an encoder's check of the entry a field matched
+// before. Lengths are compared first, then the bytes, inline.
+func (t *Table) Holds(abs uint64, name, value string) bool {
+	if abs < t.first || abs >= t.inserted {
+		return false
+	}
+	e := &t.ents[abs&t.mask()]
+	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
+		return false
+	}
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.off)
+	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
+		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
 }
 
 // Abs returns the entry with absolute index abs (0 is the first ever inserted).

@@ -24,10 +24,10 @@ var huffmanBits = func() (t [256]uint8) {
 // its group over 64 bits, so that the group is encoded one byte at a time.
 // Lengths take 9 bits so that four of them add up without a carry.
 //
-// The table is built on first use, by the first AppendHuffman of 8 bytes
-// or more, so that a program that only decodes, or only encodes short
-// strings, pays nothing. Building it takes about 0.1 ms, plus faulting in
-// its 256 KiB.
+// The table is built on first use, by the first AppendHuffman of 2 bytes
+// or more, so that a program that only decodes pays nothing. Building it
+// takes about 0.1 ms, plus faulting in its 256 KiB. Bytes that groups
+// leave (the last 1 to 7, most of a short string) go a pair at a time.
 var (
 	huffmanPairsOnce sync.Once
 	huffmanPairs     [1 << 16]uint32 // 256 KiB
@@ -77,35 +77,51 @@ func AppendHuffman(dst []byte, s string) []byte {
 	// written already and shift out as codes come in.
 	var acc uint64
 	var nb uint
-	i := 0
-	if len(s) >= 8 {
+	if len(s) >= 2 {
 		huffmanPairsOnce.Do(buildHuffmanPairs)
 	}
-	for {
+	for i := 0; i < len(s); {
 		if len(s)-i >= 8 {
 			p, i, acc, nb = huffmanAppendPairs(out, p, s, i, acc, nb)
 		}
-
-		// Up to 8 bytes one at a time: the last ones, a group with long
-		// codes, or the last bytes of room.
-		for end := min(i+8, len(s)); i < end; i++ {
-			c := huffmanCodes[s[i]]
-			acc = acc<<c.bits | uint64(c.code)
-			nb += uint(c.bits) // at most 7 + 30
-			for nb >= 8 {
-				if p == len(out) {
-					// Grow once, to exactly what is left.
-					need := (int(nb) + huffmanBitLen(s[i+1:]) + 7) >> 3
-					out = slices.Grow(out[:p], need)
-					out = out[:cap(out)]
-				}
-				nb -= 8
-				out[p] = byte(acc >> nb)
-				p++
+		// What groups leave, while there is room for a store: a pair at a
+		// time (at most 7 + 23 bits), or one byte when the pair's codes
+		// are longer; each stored as in a group.
+		if i < len(s) && p+8 <= len(out) {
+			e, k := uint64(65), 2
+			if i+1 < len(s) {
+				e = uint64(huffmanPairs[uint16(s[i])|uint16(s[i+1])<<8])
 			}
+			if e&0x1ff > huffmanPairMax {
+				c := huffmanCodes[s[i]]
+				e, k = uint64(c.code)<<9|uint64(c.bits), 1
+			}
+			acc = acc<<(e&63) | e>>9
+			nb += uint(e & 0x1ff)
+			binary.BigEndian.PutUint64(out[p:p+8], acc<<(-nb&63))
+			p += int(nb >> 3)
+			nb &= 7
+			i += k
+			continue
 		}
 		if i == len(s) {
 			break
+		}
+		// The last bytes of room, one byte at a time.
+		c := huffmanCodes[s[i]]
+		acc = acc<<(c.bits&63) | uint64(c.code)
+		nb += uint(c.bits) // at most 7 + 30
+		i++
+		for nb >= 8 {
+			if p == len(out) {
+				// Grow once, to exactly what is left.
+				need := (int(nb) + huffmanBitLen(s[i:]) + 7) >> 3
+				out = slices.Grow(out[:p], need)
+				out = out[:cap(out)]
+			}
+			nb -= 8
+			out[p] = byte(acc >> nb)
+			p++
 		}
 	}
 	if nb > 0 {

@@ -89,6 +89,10 @@ func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	if code >= len(s) {
 		return append(AppendInt(dst[:at], first, n, uint64(len(s))), s...)
 	}
+	if room == 1 { // the code is shorter still: its length fits the prefix
+		dst[at] = first | 1<<n | byte(code)
+		return dst
+	}
 	return placeLength(dst, at, room, first|1<<n, n, code)
 }
 
