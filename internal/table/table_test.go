@@ -506,3 +506,58 @@ func TestEmptyEntryAtArenaEnd(t *testing.T) {
 		return
 	}
 }
+
+// TestHolds checks Holds against a plain comparison: every length from 0
+// to 70 (both sides of Equal's word loop), a byte changed at each place,
+// lengths one off, and absolute indexes out of the live range.
+func TestHolds(t *testing.T) {
+	var tb Table
+	tb.Init(1<<16, true)
+	type ent struct{ name, value string }
+	var ents []ent
+	for n := range 71 {
+		name := strings.Repeat("n", n%9) + strings.Repeat("x", n/9)
+		value := make([]byte, n)
+		for i := range value {
+			value[i] = byte('a' + (i*7+n)%26)
+		}
+		if !tb.AddString(name, string(value)) {
+			t.Fatalf("entry %d did not fit", n)
+		}
+		ents = append(ents, ent{name, string(value)})
+	}
+	for abs, e := range ents {
+		a := uint64(abs)
+		if !tb.Holds(a, e.name, e.value) {
+			t.Fatalf("entry %d: Holds is false for its own bytes", abs)
+		}
+		for _, s := range []string{e.name, e.value} {
+			for i := range len(s) {
+				b := []byte(s)
+				b[i] ^= 0x20
+				n, v := e.name, e.value
+				if s == e.name {
+					n = string(b)
+				} else {
+					v = string(b)
+				}
+				if tb.Holds(a, n, v) {
+					t.Fatalf("entry %d: Holds(%q, %q) is true, byte %d differs", abs, n, v, i)
+				}
+			}
+		}
+		if tb.Holds(a, e.name, e.value+"a") || tb.Holds(a, e.name+"a", e.value) {
+			t.Fatalf("entry %d: Holds is true for a longer string", abs)
+		}
+		if len(e.value) > 0 && tb.Holds(a, e.name, e.value[1:]) {
+			t.Fatalf("entry %d: Holds is true for a shorter value", abs)
+		}
+	}
+	if tb.Holds(uint64(len(ents)), "", "") {
+		t.Fatal("Holds is true past the newest entry")
+	}
+	tb.SetCapacity(0)
+	if tb.Holds(0, ents[0].name, ents[0].value) {
+		t.Fatal("Holds is true for an evicted entry")
+	}
+}
