@@ -3,21 +3,25 @@ package table
 import "hash/maphash"
 
 // index is the encoders' hashed lookup: two chained hash tables, by name and
-// by name+value, whose bucket heads and links hold absolute indexes (plus
-// one, 0 ending a chain). A chain runs from newer to older entries, so an
-// evicted entry (absolute index below Table.first) ends it: eviction costs
-// nothing here, and no Go map of strings is churned.
+// by name+value, in one slice parallel to Table.ents, whose slot i holds
+// the links of the entry at ring slot i and the heads of bucket i. A chain
+// runs from newer to older entries, so an evicted entry (absolute index
+// below Table.first) ends it: eviction costs nothing here, and no Go map of
+// strings is churned.
+//
+// Heads hold absolute indexes plus one and links the distance to the older
+// entry, both mod 2^32 (0 ends a chain): 24 bytes per entry. Only with
+// 2^32 entries live could one be read wrong, and a lookup then only misses:
+// it compares hashes and bytes before it answers.
 type index struct {
-	seed uint64 // 0 until the first reset
-
-	links  []link   // parallel to Table.ents
-	names  []uint64 // bucket heads by name hash
-	fields []uint64 // bucket heads by name+value hash
+	seed  uint64 // 0 until the first reset
+	slots []slot
 }
 
-type link struct {
-	hn, hf       uint32 // hashes of the name and of name+value
-	nextN, nextF uint64 // older entry in the same bucket, plus one
+type slot struct {
+	hn, hf       uint32 // the entry's hashes of the name and of name+value
+	nextN, nextF uint32 // the entry's distance to the older one in its bucket
+	headN, headF uint32 // bucket heads: the newest entry's index plus one
 }
 
 // reset empties the index for a ring of n entries.
@@ -25,35 +29,47 @@ func (x *index) reset(n int) {
 	for x.seed == 0 {
 		x.seed = maphash.Comparable(maphash.MakeSeed(), 0) // a random number
 	}
-	if len(x.links) != n {
-		x.links = make([]link, n)
-		x.names = make([]uint64, 2*n)
-		x.fields = make([]uint64, 2*n)
+	if len(x.slots) != n {
+		x.slots = make([]slot, n)
 		return
 	}
-	clear(x.names)
-	clear(x.fields)
+	clear(x.slots)
 }
 
 // grow resizes the index for the new ring of t (n entries) and relinks
 // the live entries, oldest first.
 func (x *index) grow(t *Table, n int, oldMask uint64) {
-	old := x.links
-	x.links = make([]link, n)
-	x.names = make([]uint64, 2*n)
-	x.fields = make([]uint64, 2*n)
+	old := x.slots
+	x.slots = make([]slot, n)
 	for abs := t.first; abs < t.inserted; abs++ {
-		l := old[abs&oldMask]
+		l := &old[abs&oldMask]
 		x.add(abs, t.mask(), l.hn, l.hf)
 	}
 }
 
 func (x *index) add(abs, mask uint64, hn, hf uint32) {
-	l := &x.links[abs&mask]
+	l := &x.slots[abs&mask]
 	l.hn, l.hf = hn, hf
-	bm := uint32(len(x.names) - 1)
-	l.nextN, x.names[hn&bm] = x.names[hn&bm], abs+1
-	l.nextF, x.fields[hf&bm] = x.fields[hf&bm], abs+1
+	a := uint32(abs + 1)
+	bn, bf := &x.slots[uint64(hn)&mask], &x.slots[uint64(hf)&mask]
+	l.nextN, bn.headN = a-bn.headN, a
+	l.nextF, bf.headF = a-bf.headF, a
+	// An empty bucket ends the chain.
+	if l.nextN == a {
+		l.nextN = 0
+	}
+	if l.nextF == a {
+		l.nextF = 0
+	}
+}
+
+// bucket returns the absolute index plus one of the newest entry of a bucket
+// whose head is h, counting back from the next insert, or 0.
+func (t *Table) bucket(h uint32) uint64 {
+	if d := uint64(uint32(t.inserted) - h); h != 0 && d < t.inserted {
+		return t.inserted - d
+	}
+	return 0
 }
 
 func hashStrings(x *index, name, value string) (hn, hf uint32) {
@@ -75,7 +91,7 @@ func mix(n, v uint64) (hn, hf uint32) {
 // needs Init with indexed true. HPACK passes 0, Inserted(); a QPACK encoder
 // narrows the range to entries it may reference (not draining, acknowledged).
 func (t *Table) Lookup(name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
-	if !t.indexed || len(t.index.names) == 0 || max(lo, t.first) >= min(hi, t.inserted) {
+	if !t.indexed || len(t.index.slots) == 0 || max(lo, t.first) >= min(hi, t.inserted) {
 		return 0, false, false
 	}
 	return t.LookupHashed(t.Hash(name, value), name, value, lo, hi)
@@ -98,29 +114,32 @@ func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uin
 	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.names) == 0 || lo >= hi {
+	if !t.indexed || len(x.slots) == 0 || lo >= hi {
 		return 0, false, false
 	}
 	hn, hf := h.n, h.f
-	bm, mask := uint32(len(x.names)-1), t.mask()
-	for a := x.fields[hf&bm]; a > lo; {
-		abs := a - 1
-		l := &x.links[abs&mask]
-		if abs < hi && l.hf == hf && t.Holds(abs, name, value) {
-			return abs, true, true
+	mask := t.mask()
+	for a := t.bucket(x.slots[uint64(hf)&mask].headF); a > lo; {
+		l := &x.slots[(a-1)&mask]
+		if a <= hi && l.hf == hf && t.Holds(a-1, name, value) {
+			return a - 1, true, true
 		}
-		a = l.nextF
+		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
+			break
+		}
+		a -= uint64(l.nextF)
 	}
-	for a := x.names[hn&bm]; a > lo; {
-		abs := a - 1
-		l := &x.links[abs&mask]
-		if abs < hi && l.hn == hn {
-			e := &t.ents[abs&mask]
-			if string(t.arena[e.off:e.off+int(e.nlen)]) == name {
-				return abs, false, true
+	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
+		l := &x.slots[(a-1)&mask]
+		if a <= hi && l.hn == hn {
+			if n, _ := t.Bytes(&t.ents[(a-1)&mask]); string(n) == name {
+				return a - 1, false, true
 			}
 		}
-		a = l.nextN
+		if uint64(l.nextN)-1 >= a-1 {
+			break
+		}
+		a -= uint64(l.nextN)
 	}
 	return 0, false, false
 }

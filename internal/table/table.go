@@ -40,13 +40,15 @@ type Table struct {
 }
 
 // Entry locates one entry's bytes: name at arena[off:], value right after.
+// The offset and the tag share a word (off<<8 | tag), so an entry is 16
+// bytes: an arena, at most twice a capacity, needs far fewer than 56 bits.
 type Entry struct {
-	off        int
+	pos        uint64
 	nlen, vlen uint32
-	tag        uint8
 }
 
-func (e *Entry) end() int { return e.off + int(e.nlen) + int(e.vlen) }
+func (e *Entry) off() int { return int(e.pos >> 8) }
+func (e *Entry) end() int { return e.off() + int(e.nlen) + int(e.vlen) }
 
 // Init resets t to empty with the given capacity (maximum size in RFC
 // octets). indexed enables Lookup (encoders); decoders pass false.
@@ -206,7 +208,7 @@ func (t *Table) fits(n int) bool {
 func (t *Table) settle(p, n int) {
 	t.head, t.run = p+n, len(t.arena)
 	if t.Len() > 0 {
-		if tail := t.ents[t.first&t.mask()].off; tail > p {
+		if tail := t.ents[t.first&t.mask()].off(); tail > p {
 			t.run = tail - 1
 		}
 	}
@@ -244,11 +246,11 @@ func (t *Table) prepare(nlen, vlen int) (int, bool) {
 	}
 	oldest := &t.ents[t.first&t.mask()]
 	newest := &t.ents[(t.inserted-1)&t.mask()]
-	tail, head := oldest.off, newest.end()
+	tail, head := oldest.off(), newest.end()
 	// While wrapped, a gap of at least one byte stays between the newest
 	// and the oldest entry, so newest.off < tail tells the states apart even
 	// for empty entries.
-	if newest.off >= tail { // not wrapped: live bytes are [tail, head)
+	if newest.off() >= tail { // not wrapped: live bytes are [tail, head)
 		if len(t.arena)-head >= n {
 			return head, true
 		}
@@ -266,7 +268,7 @@ const maxLen = 1<<32 - 1
 
 // commit records the entry written at p (the caller indexes it).
 func (t *Table) commit(p, nlen, vlen int, tag uint8) {
-	t.ents[t.inserted&t.mask()] = Entry{off: p, nlen: uint32(nlen), vlen: uint32(vlen), tag: tag}
+	t.ents[t.inserted&t.mask()] = Entry{pos: uint64(p)<<8 | uint64(tag), nlen: uint32(nlen), vlen: uint32(vlen)}
 	t.inserted++
 	t.size += nlen + vlen + Overhead
 }
@@ -285,8 +287,8 @@ func (t *Table) grow(n int) int {
 	for abs := t.first; abs < t.inserted; abs++ {
 		e := &t.ents[abs&t.mask()]
 		l := int(e.nlen) + int(e.vlen)
-		copy(arena[p:], t.arena[e.off:e.off+l])
-		e.off = p
+		copy(arena[p:], t.arena[e.off():e.off()+l])
+		e.pos = uint64(p)<<8 | e.pos&0xff
 		p += l
 	}
 	t.arena = arena
@@ -296,7 +298,7 @@ func (t *Table) grow(n int) int {
 // growRing doubles the entry ring, keeping each entry at abs&mask.
 func (t *Table) growRing() {
 	old, oldMask := t.ents, t.mask()
-	t.ents = make([]Entry, max(2*len(old), 16))
+	t.ents = make([]Entry, max(2*len(old), 8))
 	for abs := t.first; abs < t.inserted; abs++ {
 		t.ents[abs&t.mask()] = old[abs&oldMask]
 	}
@@ -335,7 +337,7 @@ func (t *Table) GetTagged(rel uint64) (name, value []byte, tag uint8, ok bool) {
 		return nil, nil, 0, false
 	}
 	name, value = t.Bytes(e)
-	return name, value, e.tag, true
+	return name, value, e.Tag(), true
 }
 
 // Ref returns the entry rel places from the newest (0 is the newest), or
@@ -349,7 +351,7 @@ func (t *Table) Ref(rel uint64) *Entry {
 }
 
 // Tag returns the tag e was added with.
-func (e *Entry) Tag() uint8 { return e.tag }
+func (e *Entry) Tag() uint8 { return uint8(e.pos) }
 
 // Bytes returns the name and value of e, which Ref returned since the
 // last change to t, each with its length as capacity, so that appending
@@ -361,7 +363,7 @@ func (t *Table) Bytes(e *Entry) (name, value []byte) {
 		p        unsafe.Pointer
 		len, cap int
 	}
-	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.off)
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
 	n, v := int(e.nlen), int(e.vlen)
 	return *(*[]byte)(unsafe.Pointer(&header{p, n, n})), *(*[]byte)(unsafe.Pointer(&header{unsafe.Add(p, n), v, v}))
 }
@@ -377,7 +379,7 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
 	}
-	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.off)
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
 	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
 		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
 }

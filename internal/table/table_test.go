@@ -493,7 +493,7 @@ func TestEmptyEntryAtArenaEnd(t *testing.T) {
 		}
 		tab.Add([]byte("x"), bytes.Repeat([]byte("v"), vlen))
 		tab.Add(nil, nil)
-		if tab.Ref(0).off != len(tab.arena) {
+		if tab.Ref(0).off() != len(tab.arena) {
 			continue
 		}
 		n, v, _, ok := tab.GetTagged(0)
