@@ -23,12 +23,15 @@ type recent [recentLen]recentSlot
 
 const recentLen = 32
 
+// recentSlot is 8 bytes: ref is 0 in an empty slot, recentStatic | the
+// index of a static entry, or a dynamic entry's absolute index plus one
+// mod 2^31 (a table holds far fewer entries; a hit is compared anyway).
 type recentSlot struct {
-	abs uint64 // the dynamic entry's absolute index plus one; 0: static sidx
+	ref uint32
 	f   fastpath.Flags
-	// sidx is the static entry's index; 0 (with abs 0) is an empty slot.
-	sidx uint8
 }
+
+const recentStatic = 1 << 31
 
 // recall returns the index of the entry the field at position i matched
 // last time, if it still holds name and value with the same flags.
@@ -37,17 +40,14 @@ func (e *Encoder) recall(i int, name, value string, f fastpath.Flags) (uint64, b
 		return 0, false
 	}
 	s := &e.recent[i]
-	if s.f != f {
+	if s.f != f || s.ref == 0 {
 		return 0, false
 	}
-	if s.abs == 0 {
-		if s.sidx == 0 {
-			return 0, false
-		}
-		ent, _ := static.HPACK(uint64(s.sidx))
-		return uint64(s.sidx), ent.Name == name && ent.Value == value
+	if sidx := uint64(s.ref &^ recentStatic); s.ref&recentStatic != 0 {
+		ent, _ := static.HPACK(sidx)
+		return sidx, ent.Name == name && ent.Value == value
 	}
-	abs := s.abs - 1
+	abs := e.table.Inserted() - 1 - uint64((uint32(e.table.Inserted())-s.ref)%recentStatic)
 	if abs < e.lo || !e.table.Holds(abs, name, value) {
 		return 0, false
 	}
@@ -59,6 +59,10 @@ func (e *Encoder) recall(i int, name, value string, f fastpath.Flags) (uint64, b
 // slot.
 func (e *Encoder) note(i int, sidx int, abs uint64, f fastpath.Flags) {
 	if i < recentLen {
-		e.recent[i] = recentSlot{abs: abs, f: f, sidx: uint8(sidx)}
+		ref := uint32(abs) % recentStatic
+		if abs == 0 {
+			ref = uint32(sidx) | recentStatic
+		}
+		e.recent[i] = recentSlot{ref: ref, f: f}
 	}
 }
