@@ -116,8 +116,9 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				}
 				// The entry st.pred names, compared inline (decEntry.is
 				// without decKey's branches): most strings are there.
-				en := &d.memo.ents[*st.pred]
-				hit := int(en.n) == l && len(en.buf) >= l
+				m := d.memo
+				en := &m.ents[*st.pred]
+				hit := int(en.n) == l
 				switch {
 				case !hit:
 				case l < 8:
@@ -127,22 +128,22 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 					hit = le64(q) == en.head && le64(q[l-8:]) == en.tail
 				case l <= 32:
 					// Two words of the entry's copy cover bytes 8 to l-8.
-					w := en.buf[:l]
+					w := m.coded(en)
 					hit = le64(q) == en.head && le64(q[l-8:]) == en.tail &&
 						le64(q[8:]) == le64(w[8:]) && le64(q[l-16:]) == le64(w[l-16:])
 				default:
-					hit = string(en.buf[:l]) == string(q)
+					hit = string(m.coded(en)) == string(q)
 				}
 				if !hit {
-					j := d.memo.index(p, start, next)
+					j := m.index(p, start, next)
 					if j < 0 {
 						return off, nil
 					}
 					*st.pred = uint8(j)
-					en = &d.memo.ents[j]
+					en = &m.ents[j]
 				}
 				st.pred = &en.next
-				if value = en.out; len(value) > limit {
+				if value = m.out(en); len(value) > limit {
 					return off, nil
 				}
 			}
@@ -219,7 +220,7 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 	memo := d.memo
 	head, tail := decKey(p, start, end)
 	en := &memo.ents[*st.pred]
-	if !en.is(p, start, end, head, tail) {
+	if !memo.is(en, p, start, end, head, tail) {
 		j := memo.index(p, start, end)
 		if j < 0 {
 			return nil, 0, false
@@ -228,8 +229,8 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 		en = &memo.ents[j]
 	}
 	st.pred = &en.next
-	if len(en.out) <= limit {
-		return en.out, end, true
+	if out := memo.out(en); len(out) <= limit {
+		return out, end, true
 	}
 	return nil, 0, false
 }

@@ -12,16 +12,16 @@ import "encoding/binary"
 // exactly what the Huffman decoder would.
 //
 // It is four-way set-associative, 16 sets, keyed by the coded length and
-// the first and last 8 coded bytes. Entry buffers are allocated on first
-// use and reused; strings over decMemoMax bytes (coded and decoded) are not
-// kept, and all the buffers together stay within decMemoBudget bytes.
+// the first and last 8 coded bytes. The entries' bytes lie in one arena
+// that grows on use up to decMemoBudget bytes and, once full, is emptied
+// with all the entries; strings over decMemoMax bytes (coded and decoded)
+// are not kept. Init wipes it and keeps its memory.
 //
 // A string handed out from the memo is valid until the next store, which
-// may reuse its entry's buffer: until the next string decoded from the
-// wire.
+// may reuse the arena: until the next string decoded from the wire.
 type decMemo struct {
 	ents  [decWays << decBits]decEntry
-	bytes int // total capacity of the entries' buffers
+	arena []byte
 	// first is the entry of the first string of the last section where
 	// decoding looked first; each entry's next is the entry of the string
 	// that followed it (see fastString).
@@ -32,24 +32,37 @@ const (
 	decBits       = 4
 	decWays       = 4
 	decMemoMax    = 768
-	decMemoBudget = 8 << 10
+	decMemoBudget = 8 << 10 // < 1<<16: offsets are uint16
 )
 
 type decEntry struct {
-	head uint64 // the first 8 coded bytes (zero-padded)
-	tail uint64 // the last 8 (0 for fewer than 8)
-	n    uint32 // coded length; 0 in an empty entry
-	next uint8  // where the string after this one was, last time
-	buf  []byte // the coded bytes, then the decoded ones
-	out  []byte // the decoded bytes in buf, capacity trimmed
+	head  uint64 // the first 8 coded bytes (zero-padded)
+	tail  uint64 // the last 8 (0 for fewer than 8)
+	off   uint16 // the coded bytes at arena[off:], then the decoded ones
+	n, dn uint16 // coded and decoded lengths; n is 0 in an empty entry
+	next  uint8  // where the string after this one was, last time
+}
+
+// coded and out return the coded and the decoded bytes of en, capacity
+// trimmed.
+func (m *decMemo) coded(en *decEntry) []byte { return m.arena[en.off : en.off+en.n : en.off+en.n] }
+func (m *decMemo) out(en *decEntry) []byte {
+	o, e := int(en.off)+int(en.n), int(en.off)+int(en.n)+int(en.dn)
+	return m.arena[o:e:e]
+}
+
+// wipe empties m for a new connection, keeping its arena's memory.
+func (m *decMemo) wipe() {
+	clear(m.arena[:cap(m.arena)])
+	*m = decMemo{arena: m.arena[:0]}
 }
 
 // is reports whether en holds the coded p[start:end], whose key is head
 // and tail.
-func (en *decEntry) is(p []byte, start, end int, head, tail uint64) bool {
+func (m *decMemo) is(en *decEntry, p []byte, start, end int, head, tail uint64) bool {
 	n := end - start
 	// Sixteen bytes or fewer are all in head and tail.
-	return en.head == head && en.tail == tail && int(en.n) == n && (n <= 16 || string(en.buf[:n]) == string(p[start:end]))
+	return en.head == head && en.tail == tail && int(en.n) == n && (n <= 16 || string(m.coded(en)) == string(p[start:end]))
 }
 
 // le64 returns the little-endian word at the start of b.
@@ -78,27 +91,13 @@ func decKey(p []byte, start, end int) (head, tail uint64) {
 	return head, 0
 }
 
-// find returns the decoding of the Huffman-coded p[start:end], or nil.
-func (m *decMemo) find(p []byte, start, end int) []byte {
-	head, tail := decKey(p, start, end)
-	n := end - start
-	i := decHash(head, tail, n)
-	set := (*[decWays]decEntry)(m.ents[i : i+decWays])
-	for j := range set {
-		if en := &set[j]; en.is(p, start, end, head, tail) {
-			return en.out
-		}
-	}
-	return nil
-}
-
 // index returns the entry that holds the Huffman-coded p[start:end], or
 // -1.
 func (m *decMemo) index(p []byte, start, end int) int {
 	head, tail := decKey(p, start, end)
 	i := decHash(head, tail, end-start)
 	for j := i; j < i+decWays; j++ {
-		if m.ents[j].is(p, start, end, head, tail) {
+		if m.is(&m.ents[j], p, start, end, head, tail) {
 			return j
 		}
 	}
@@ -113,19 +112,15 @@ func (m *decMemo) store(s, out []byte) {
 	}
 	head, tail := decKey(s, 0, len(s))
 	i := decHash(head, tail, len(s))
-	set := (*[decWays]decEntry)(m.ents[i : i+decWays])
-	// The newest goes first, the others move down a way; the oldest
-	// leaves, and its buffer is reused.
-	buf := set[decWays-1].buf[:0]
-	if cap(buf) < need {
-		if m.bytes-cap(buf)+need > decMemoBudget {
-			return
-		}
-		m.bytes += need - cap(buf)
-		buf = make([]byte, 0, need)
+	if len(m.arena)+need > decMemoBudget {
+		m.wipe() // full: start over
 	}
+	if len(m.arena)+need > cap(m.arena) {
+		m.arena = append(make([]byte, 0, min(max(2*cap(m.arena), len(m.arena)+need, 512), decMemoBudget)), m.arena...)
+	}
+	// The newest goes first, the others move down a way; the oldest leaves.
+	set := (*[decWays]decEntry)(m.ents[i : i+decWays])
 	copy(set[1:], set[:decWays-1])
-	buf = append(buf, s...)
-	buf = append(buf, out...)
-	set[0] = decEntry{head: head, tail: tail, n: uint32(len(s)), buf: buf, out: buf[len(s):need:need]}
+	set[0] = decEntry{head: head, tail: tail, off: uint16(len(m.arena)), n: uint16(len(s)), dn: uint16(len(out))}
+	m.arena = append(append(m.arena, s...), out...)
 }

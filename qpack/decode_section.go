@@ -290,7 +290,8 @@ func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room in
 		d.memo = new(decMemo)
 	}
 	start, end := off+k, off+k+int(l)
-	if s := d.memo.find(p, start, end); s != nil {
+	if j := d.memo.index(p, start, end); j >= 0 {
+		s := d.memo.out(&d.memo.ents[j])
 		if len(s) > limit {
 			return d.readString(p, off, n, buf, limit)
 		}

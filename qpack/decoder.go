@@ -92,7 +92,7 @@ type Decoder struct {
 	valueBuf    []byte
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
 	known       uint64   // Known Received Count the encoder has once it reads out
-	memo        *decMemo // Huffman strings of sections, allocated on first use
+	memo        *decMemo // Huffman strings of sections, allocated on first use, kept by Init
 	memoOn      bool     // the section being decoded may use the memo
 }
 
@@ -110,7 +110,11 @@ func (d *Decoder) Init(cfg DecoderConfig) {
 	for i, b := range d.spare {
 		d.spare[i] = wipe(b)
 	}
+	if d.memo != nil {
+		d.memo.wipe()
+	}
 	*d = Decoder{
+		memo:        d.memo,
 		tbl:         d.tbl,
 		blockedSet:  blockedSet{held: held[:0], spare: d.spare},
 		encoderLine: encoderLine{pend: wipe(d.pend), sname: wipe(d.sname), svalue: wipe(d.svalue)},
