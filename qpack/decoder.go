@@ -152,7 +152,8 @@ func (d *Decoder) init(cfg DecoderConfig) {
 	d.maxEncBuf = clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(d.maxCap)+64, maxLimit)))
 	d.maxHeld = clampLimit(cfg.MaxBlockedSectionSize, d.maxSection)
 	d.validate = cfg.Validate
-	d.tbl.Init(int(min(cfg.InitialCapacity, uint64(d.maxCap))), false)
+	d.tbl.Init(d.maxCap, false) // keeps memory for the largest table the peer may set
+	d.tbl.SetCapacity(int(min(cfg.InitialCapacity, uint64(d.maxCap))))
 }
 
 // InsertCount returns the number of entries inserted into the dynamic table
