@@ -35,7 +35,12 @@ func (e *Encoder) beginPlan(streamID uint64) {
 	p.reset()
 	e.pend, e.pendAt = e.pend[:0], 0
 	p.stream = streamID
-	e.hist.plan++
+	if !e.staticOnly() {
+		if e.hist == nil {
+			e.hist = new(fieldHistory) // on use: a static-only encoder has none
+		}
+		e.hist.plan++
+	}
 }
 
 // planStatic is Plan for a static-only encoder: the section is written

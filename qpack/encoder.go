@@ -149,7 +149,7 @@ type Encoder struct {
 	pend    []byte // a unit split across pieces by Continue: pend[pendAt:] is to go
 	pendAt  int
 	scratch []byte // lowercased names and negative Content-Lengths of the plan
-	hist    fieldHistory
+	hist    *fieldHistory
 	gainSum uint64 // AckNever: estimated gains of sections (worthBlocking)
 	gainN   uint64
 }
@@ -171,6 +171,10 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	e.tbl.Init(capacity, true)
 	e.pl.reset()
 	pl := sectionPlan{fields: e.pl.fields[:0], buf: wipe(e.pl.buf), ends: e.pl.ends[:0]}
+	if e.hist != nil {
+		clear(e.hist.meta)
+		*e.hist = fieldHistory{meta: e.hist.meta}
+	}
 	*e = Encoder{
 		capacity:   capacity,
 		maxEntries: min(cfg.MaxTableCapacity, 1<<62) / table.Overhead,
@@ -186,6 +190,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 		pl:         pl,
 		pend:       wipe(e.pend),
 		scratch:    wipe(e.scratch),
+		hist:       e.hist,
 	}
 	if e.maxOut <= 0 {
 		e.maxOut = DefaultMaxOutstanding

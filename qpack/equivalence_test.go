@@ -80,8 +80,10 @@ type etState struct {
 func etSnapshot(e *Encoder) etState {
 	s := etState{Inserted: e.InsertCount(), Known: e.KnownReceivedCount(), Remaining: e.Remaining(),
 		Outstanding: append([]outSection(nil), e.out...), Stream: append([]byte(nil), e.stream...),
-		Blocked: e.BlockedStreams(), HistValues: e.hist.values, HistNames: e.hist.names,
-		GainSum: e.gainSum, GainN: e.gainN, Pinned: e.pinnedFloor()}
+		Blocked: e.BlockedStreams(), GainSum: e.gainSum, GainN: e.gainN, Pinned: e.pinnedFloor()}
+	if e.hist != nil {
+		s.HistValues, s.HistNames = e.hist.values, e.hist.names
+	}
 	s.Size, _ = e.TableSize()
 	for abs := e.oldest(); abs < e.InsertCount(); abs++ {
 		n, v, _ := e.TableEntry(abs)
