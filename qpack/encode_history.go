@@ -19,7 +19,7 @@ package qpack
 // Everything here is deterministic (no random hash seed): two encoders given
 // the same input write the same bytes.
 type fieldHistory struct {
-	values [historyLen]uint64 // ring of recent field hashes
+	values [historyLen]uint32 // ring of recent field hashes
 	pos    int
 	names  [nameSlots]nameStat // by name hash, overwritten on collision
 	meta   []entryMeta         // by absolute index & (len-1), len a power of two
@@ -28,24 +28,24 @@ type fieldHistory struct {
 
 const (
 	historyLen = 32
-	nameSlots  = 64
+	nameSlots  = 32
 	// scoreMin and scoreMax bound a name's score.
 	scoreMin = -2
 	scoreMax = 4
 )
 
 type nameStat struct {
-	hash  uint64
+	hash  uint32 // the high half of the name's (the low half picks the slot)
 	seen  uint16 // saturating
 	score int8
 }
 
-// entryMeta follows one live dynamic table entry.
+// entryMeta follows one live dynamic table entry, in 16 bytes.
 type entryMeta struct {
-	plan     uint64 // section that inserted it
-	nhash    uint64 // its name's hash, to tell whether slot still holds it
+	plan     uint32 // section that inserted it, mod 2^32
+	nhash    uint32 // its name's hash, to tell whether slot still holds it
 	hits     uint32 // references from later sections
-	slot     int32  // slot in names, -1 when none
+	slot     int8   // slot in names, -1 when none
 	nameOnly bool
 }
 
@@ -75,7 +75,7 @@ func strHash(s string, seed uint64) uint64 {
 
 // seen returns how often the field is in the history, and records it.
 func (h *fieldHistory) seen(name, value string) int {
-	x := fieldHash(name, value)
+	x := uint32(fieldHash(name, value))
 	n := 0
 	for _, y := range h.values {
 		if y == x {
@@ -90,11 +90,11 @@ func (h *fieldHistory) seen(name, value string) int {
 // sawName counts a sighting of name and returns its stats slot, claiming
 // the slot when it holds another name.
 func (h *fieldHistory) sawName(name string) int32 {
-	x := strHash(name, 0) | 1
-	i := int32(x % nameSlots)
+	x := strHash(name, 0)
+	i := int32(x / 2 % nameSlots) // as odd slots of 64 did: the same bytes out
 	s := &h.names[i]
-	if s.hash != x {
-		*s = nameStat{hash: x}
+	if s.hash != uint32(x>>32)|1 {
+		*s = nameStat{hash: uint32(x>>32) | 1}
 	}
 	if s.seen < ^uint16(0) {
 		s.seen++
@@ -115,7 +115,7 @@ func (h *fieldHistory) grow(first, next uint64) {
 		return
 	}
 	old := h.meta
-	h.meta = make([]entryMeta, max(16, 2*len(old)))
+	h.meta = make([]entryMeta, max(8, 2*len(old)))
 	for abs := first; abs < next; abs++ {
 		*h.metaAt(abs) = old[abs&uint64(len(old)-1)]
 	}
@@ -123,7 +123,7 @@ func (h *fieldHistory) grow(first, next uint64) {
 
 // inserted records entry abs, made by the current section.
 func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
-	m := entryMeta{plan: h.plan, slot: slot, nameOnly: nameOnly}
+	m := entryMeta{plan: uint32(h.plan), slot: int8(slot), nameOnly: nameOnly}
 	if slot >= 0 {
 		m.nhash = h.names[slot].hash
 	}
@@ -141,7 +141,7 @@ func (h *fieldHistory) stat(m *entryMeta) *nameStat {
 // referenced records a reference to entry abs by the current section.
 func (h *fieldHistory) referenced(abs uint64) {
 	m := h.metaAt(abs)
-	if m.plan == h.plan {
+	if m.plan == uint32(h.plan) {
 		return
 	}
 	m.hits++

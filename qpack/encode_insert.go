@@ -188,7 +188,7 @@ func (e *Encoder) emitDuplicate(abs uint64) {
 	first := e.oldest()
 	e.hist.grow(first, ins)
 	m := *e.hist.metaAt(abs)
-	slot := m.slot
+	slot := int32(m.slot)
 	if !m.nameOnly && e.hist.stat(&m) == nil {
 		slot = -1
 	}

@@ -71,7 +71,7 @@ type etState struct {
 	Outstanding            []outSection
 	Stream                 []byte
 	Blocked                int
-	HistValues             [historyLen]uint64
+	HistValues             [historyLen]uint32
 	HistNames              [nameSlots]nameStat
 	Hits                   []uint32
 	GainSum, GainN, Pinned uint64
