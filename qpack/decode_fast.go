@@ -116,8 +116,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				}
 				// The entry st.pred names, compared inline (decEntry.is
 				// without decKey's branches): most strings are there.
-				m := d.memo
-				en := &m.ents[*st.pred]
+				en := &d.memo.ents[*st.pred]
 				hit := int(en.n) == l
 				switch {
 				case !hit:
@@ -128,22 +127,22 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 					hit = le64(q) == en.head && le64(q[l-8:]) == en.tail
 				case l <= 32:
 					// Two words of the entry's copy cover bytes 8 to l-8.
-					w := m.coded(en)
+					w := d.memo.coded(en)
 					hit = le64(q) == en.head && le64(q[l-8:]) == en.tail &&
 						le64(q[8:]) == le64(w[8:]) && le64(q[l-16:]) == le64(w[l-16:])
 				default:
-					hit = string(m.coded(en)) == string(q)
+					hit = string(d.memo.coded(en)) == string(q)
 				}
 				if !hit {
-					j := m.index(p, start, next)
+					j := d.memo.index(p, start, next)
 					if j < 0 {
 						return off, nil
 					}
 					*st.pred = uint8(j)
-					en = &m.ents[j]
+					en = &d.memo.ents[j]
 				}
 				st.pred = &en.next
-				if value = m.out(en); len(value) > limit {
+				if value = d.memo.out(en); len(value) > limit {
 					return off, nil
 				}
 			}
@@ -216,7 +215,7 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 	if st.pred == nil {
 		return nil, 0, false
 	}
-	// decMemo.find, inline, and first where st.pred says.
+	// decMemo.index, first where st.pred says.
 	memo := d.memo
 	head, tail := decKey(p, start, end)
 	en := &memo.ents[*st.pred]

@@ -32,7 +32,7 @@ const (
 	decBits       = 4
 	decWays       = 4
 	decMemoMax    = 768
-	decMemoBudget = 8 << 10 // < 1<<16: offsets are uint16
+	decMemoBudget = 8 << 10 // +decMemoMax < 1<<16: offsets are uint16
 )
 
 type decEntry struct {
@@ -43,18 +43,17 @@ type decEntry struct {
 	next  uint8  // where the string after this one was, last time
 }
 
-// coded and out return the coded and the decoded bytes of en, capacity
-// trimmed.
+// coded and out return en's coded and decoded bytes, capacity trimmed.
 func (m *decMemo) coded(en *decEntry) []byte { return m.arena[en.off : en.off+en.n : en.off+en.n] }
-func (m *decMemo) out(en *decEntry) []byte {
-	o, e := int(en.off)+int(en.n), int(en.off)+int(en.n)+int(en.dn)
-	return m.arena[o:e:e]
-}
+func (m *decMemo) out(en *decEntry) []byte   { o := en.off + en.n; return m.arena[o : o+en.dn : o+en.dn] }
 
-// wipe empties m for a new connection, keeping its arena's memory.
-func (m *decMemo) wipe() {
-	clear(m.arena[:cap(m.arena)])
-	*m = decMemo{arena: m.arena[:0]}
+// wipe empties m (if any) for a new connection, keeping its arena's memory.
+func (m *decMemo) wipe() *decMemo {
+	if m != nil {
+		clear(m.arena[:cap(m.arena)])
+		*m = decMemo{arena: m.arena[:0]}
+	}
+	return m
 }
 
 // is reports whether en holds the coded p[start:end], whose key is head

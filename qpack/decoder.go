@@ -110,11 +110,8 @@ func (d *Decoder) Init(cfg DecoderConfig) {
 	for i, b := range d.spare {
 		d.spare[i] = wipe(b)
 	}
-	if d.memo != nil {
-		d.memo.wipe()
-	}
 	*d = Decoder{
-		memo:        d.memo,
+		memo:        d.memo.wipe(),
 		tbl:         d.tbl,
 		blockedSet:  blockedSet{held: held[:0], spare: d.spare},
 		encoderLine: encoderLine{pend: wipe(d.pend), sname: wipe(d.sname), svalue: wipe(d.svalue)},
