@@ -18,13 +18,18 @@ import (
 // response encoded, as a server holds them between requests. Each
 // iteration makes connMemConns connections and keeps them all alive; the
 // heap is measured after a collection, before and after.
+//
+// hqpack rows also report table-B/conn: the names and values in the live
+// entries of both dynamic tables, the contents proper (without the RFC's 32
+// bytes per entry), which bytes/conn includes; bytes/conn minus table-B/conn
+// is what the codecs hold beyond the table contents.
 func BenchmarkConnMemory(b *testing.B) {
 	reqBlock := xnetBlock(b, request) // the request as a client encodes it
 	var rl fastpath.FieldList
 	buildRequest(&rl)
 	qreq := new(qpack.Encoder).AppendSection(0, nil, &rl)
 	b.Run("codec=hpack/impl=hqpack", func(b *testing.B) {
-		connMemory(b, func() any {
+		connMemory(b, func() (any, int) {
 			c := new(struct {
 				e hpack.Encoder
 				d hpack.Decoder
@@ -36,11 +41,11 @@ func BenchmarkConnMemory(b *testing.B) {
 			var l fastpath.FieldList
 			buildResponse(&l)
 			c.e.AppendSection(make([]byte, 0, 512), &l)
-			return c
+			return c, hpackTableBytes(c.e.TableEntry) + hpackTableBytes(c.d.TableEntry)
 		})
 	})
 	b.Run("codec=hpack/impl=xnet", func(b *testing.B) {
-		connMemory(b, func() any {
+		connMemory(b, func() (any, int) {
 			var buf bytes.Buffer
 			c := struct {
 				e *xhpack.Encoder
@@ -52,11 +57,11 @@ func BenchmarkConnMemory(b *testing.B) {
 			for _, f := range responseStrings() {
 				c.e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value})
 			}
-			return c
+			return c, -1
 		})
 	})
-	qpackConn := func(ecfg qpack.EncoderConfig, dcfg qpack.DecoderConfig) func() any {
-		return func() any {
+	qpackConn := func(ecfg qpack.EncoderConfig, dcfg qpack.DecoderConfig) func() (any, int) {
+		return func() (any, int) {
 			c := new(struct {
 				e qpack.Encoder
 				d qpack.Decoder
@@ -71,7 +76,7 @@ func BenchmarkConnMemory(b *testing.B) {
 			buildResponse(&l)
 			c.e.AppendSection(0, make([]byte, 0, 512), &l)
 			c.e.AppendEncoderStream(nil)
-			return c
+			return c, qpackTableBytes(c.e.InsertCount(), c.e.TableEntry) + qpackTableBytes(c.d.InsertCount(), c.d.TableEntry)
 		}
 	}
 	b.Run("codec=qpack/impl=hqpack", func(b *testing.B) {
@@ -81,7 +86,7 @@ func BenchmarkConnMemory(b *testing.B) {
 		connMemory(b, qpackConn(dynConfig, dynDecoderConfig))
 	})
 	b.Run("codec=qpack/impl=quicgo", func(b *testing.B) {
-		connMemory(b, func() any {
+		connMemory(b, func() (any, int) {
 			c := struct {
 				e *quicgo.Encoder
 				d *quicgo.Decoder
@@ -97,7 +102,7 @@ func BenchmarkConnMemory(b *testing.B) {
 			for _, f := range responseStrings() {
 				c.e.WriteField(quicgo.HeaderField{Name: f.name, Value: f.value})
 			}
-			return c
+			return c, -1
 		})
 	})
 }
@@ -105,20 +110,50 @@ func BenchmarkConnMemory(b *testing.B) {
 const connMemConns = 1000
 
 // connMemory makes connMemConns connections with conn per iteration and
-// reports the heap they hold, per connection.
-func connMemory(b *testing.B, conn func() any) {
+// reports the heap they hold, per connection, and the bytes of their
+// tables' contents that conn returns (-1: not known, not reported).
+func connMemory(b *testing.B, conn func() (any, int)) {
 	var held int64
 	var keep []any
+	tables := 0
 	for b.Loop() {
 		keep = make([]any, connMemConns)
 		before := heapInUse()
 		for i := range keep {
-			keep[i] = conn()
+			keep[i], tables = conn()
 		}
 		held = heapInUse() - before
 	}
 	runtime.KeepAlive(keep)
 	b.ReportMetric(float64(held)/connMemConns, "bytes/conn")
+	if tables >= 0 {
+		b.ReportMetric(float64(tables), "table-B/conn")
+	}
+}
+
+// hpackTableBytes returns the name and value bytes of the live entries
+// that entry, an hpack Encoder's or Decoder's TableEntry, reads.
+func hpackTableBytes(entry func(int) ([]byte, []byte, bool)) int {
+	n := 0
+	for i := 0; ; i++ {
+		name, value, ok := entry(i)
+		if !ok {
+			return n
+		}
+		n += len(name) + len(value)
+	}
+}
+
+// qpackTableBytes is hpackTableBytes for a qpack codec that has made
+// inserted inserts.
+func qpackTableBytes(inserted uint64, entry func(uint64) ([]byte, []byte, bool)) int {
+	n := 0
+	for abs := range inserted {
+		if name, value, ok := entry(abs); ok {
+			n += len(name) + len(value)
+		}
+	}
+	return n
 }
 
 func heapInUse() int64 {
