@@ -114,8 +114,8 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				if st.pred == nil {
 					return off, nil
 				}
-				// The entry st.pred names, compared inline (decEntry.is
-				// without decKey's branches): most strings are there.
+				// The entry st.pred names, compared inline (decMemo.is by
+				// words): most strings are there.
 				en := &d.memo.ents[*st.pred]
 				hit := int(en.n) == l
 				switch {
@@ -123,13 +123,11 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				case l < 8:
 					head, _ := decKey(p, start, next)
 					hit = head == en.head
-				case l <= 16:
-					hit = le64(q) == en.head && le64(q[l-8:]) == en.tail
 				case l <= 32:
-					// Two words of the entry's copy cover bytes 8 to l-8.
+					// Words of the entry's copy cover bytes 8 to l.
 					w := d.memo.coded(en)
-					hit = le64(q) == en.head && le64(q[l-8:]) == en.tail &&
-						le64(q[8:]) == le64(w[8:]) && le64(q[l-16:]) == le64(w[l-16:])
+					hit = le64(q) == en.head && le64(q[l-8:]) == le64(w[l-8:]) &&
+						(l <= 16 || le64(q[8:]) == le64(w[8:]) && le64(q[l-16:]) == le64(w[l-16:]))
 				default:
 					hit = string(d.memo.coded(en)) == string(q)
 				}
@@ -217,9 +215,9 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 	}
 	// decMemo.index, first where st.pred says.
 	memo := d.memo
-	head, tail := decKey(p, start, end)
+	head, _ := decKey(p, start, end)
 	en := &memo.ents[*st.pred]
-	if !memo.is(en, p, start, end, head, tail) {
+	if !memo.is(en, p, start, end, head) {
 		j := memo.index(p, start, end)
 		if j < 0 {
 			return nil, 0, false

@@ -35,9 +35,9 @@ const (
 	decMemoBudget = 8 << 10 // +decMemoMax < 1<<16: offsets are uint16
 )
 
+// decEntry is 16 bytes: past the first 8, the key is compared in the arena.
 type decEntry struct {
 	head  uint64 // the first 8 coded bytes (zero-padded)
-	tail  uint64 // the last 8 (0 for fewer than 8)
 	off   uint16 // the coded bytes at arena[off:], then the decoded ones
 	n, dn uint16 // coded and decoded lengths; n is 0 in an empty entry
 	next  uint8  // where the string after this one was, last time
@@ -56,12 +56,10 @@ func (m *decMemo) wipe() *decMemo {
 	return m
 }
 
-// is reports whether en holds the coded p[start:end], whose key is head
-// and tail.
-func (m *decMemo) is(en *decEntry, p []byte, start, end int, head, tail uint64) bool {
+// is reports whether en holds the coded p[start:end], whose head is head.
+func (m *decMemo) is(en *decEntry, p []byte, start, end int, head uint64) bool {
 	n := end - start
-	// Sixteen bytes or fewer are all in head and tail.
-	return en.head == head && en.tail == tail && int(en.n) == n && (n <= 16 || string(m.coded(en)) == string(p[start:end]))
+	return en.head == head && int(en.n) == n && (n <= 8 || string(m.coded(en)[8:]) == string(p[start+8:end]))
 }
 
 // le64 returns the little-endian word at the start of b.
@@ -96,7 +94,7 @@ func (m *decMemo) index(p []byte, start, end int) int {
 	head, tail := decKey(p, start, end)
 	i := decHash(head, tail, end-start)
 	for j := i; j < i+decWays; j++ {
-		if m.is(&m.ents[j], p, start, end, head, tail) {
+		if m.is(&m.ents[j], p, start, end, head) {
 			return j
 		}
 	}
@@ -120,6 +118,6 @@ func (m *decMemo) store(s, out []byte) {
 	// The newest goes first, the others move down a way; the oldest leaves.
 	set := (*[decWays]decEntry)(m.ents[i : i+decWays])
 	copy(set[1:], set[:decWays-1])
-	set[0] = decEntry{head: head, tail: tail, off: uint16(len(m.arena)), n: uint16(len(s)), dn: uint16(len(out))}
+	set[0] = decEntry{head: head, off: uint16(len(m.arena)), n: uint16(len(s)), dn: uint16(len(out))}
 	m.arena = append(append(m.arena, s...), out...)
 }
