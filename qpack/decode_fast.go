@@ -114,8 +114,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				if st.pred == nil {
 					return off, nil
 				}
-				// The entry st.pred names, compared inline (decMemo.is by
-				// words): most strings are there.
+				// Most strings are in the entry st.pred names: compared inline.
 				en := &d.memo.ents[*st.pred]
 				hit := int(en.n) == l
 				switch {

@@ -12,12 +12,11 @@ import "encoding/binary"
 // exactly what the Huffman decoder would.
 //
 // It is four-way set-associative, 16 sets, keyed by the coded length and
-// the first and last 8 coded bytes. The entries' bytes lie in one arena
-// that grows on use up to decMemoBudget bytes and, once full, is emptied
-// with all the entries; strings over decMemoMax bytes (coded and decoded)
-// are not kept. Init wipes it and keeps its memory.
+// the first and last 8 coded bytes. Its strings, coded and decoded, lie in
+// one arena that grows on use up to decMemoBudget bytes, then starts over;
+// longer than decMemoMax, they are not kept. Init wipes it, keeping memory.
 //
-// A string handed out from the memo is valid until the next store, which
+// A string handed out from the memo is valid until the next room, which
 // may reuse the arena: until the next string decoded from the wire.
 type decMemo struct {
 	ents  [decWays << decBits]decEntry
@@ -101,23 +100,28 @@ func (m *decMemo) index(p []byte, start, end int) int {
 	return -1
 }
 
-// store remembers that the Huffman-coded s decodes to out.
-func (m *decMemo) store(s, out []byte) {
-	need := len(s) + len(out)
-	if len(s) == 0 || need > decMemoMax {
-		return
+// room returns the empty slice past the arena's end, with room for c and
+// its decoding (8/5 as long at most), to decode c into for keep; or nil.
+func (m *decMemo) room(c []byte) []byte {
+	need := len(c) + 8*len(c)/5 + 1
+	if len(c) == 0 || need > decMemoMax {
+		return nil
 	}
-	head, tail := decKey(s, 0, len(s))
-	i := decHash(head, tail, len(s))
 	if len(m.arena)+need > decMemoBudget {
 		m.wipe() // full: start over
 	}
 	if len(m.arena)+need > cap(m.arena) {
 		m.arena = append(make([]byte, 0, min(max(2*cap(m.arena), len(m.arena)+need, 512), decMemoBudget)), m.arena...)
 	}
+	return m.arena[len(m.arena)+len(c) : len(m.arena)+len(c)]
+}
+
+// keep remembers that c decodes to out, which was appended to room(c).
+func (m *decMemo) keep(c, out []byte) {
+	head, tail := decKey(c, 0, len(c))
 	// The newest goes first, the others move down a way; the oldest leaves.
-	set := (*[decWays]decEntry)(m.ents[i : i+decWays])
+	set := (*[decWays]decEntry)(m.ents[decHash(head, tail, len(c)):])
 	copy(set[1:], set[:decWays-1])
-	set[0] = decEntry{head: head, off: uint16(len(m.arena)), n: uint16(len(s)), dn: uint16(len(out))}
-	m.arena = append(append(m.arena, s...), out...)
+	set[0] = decEntry{head: head, off: uint16(len(m.arena)), n: uint16(len(c)), dn: uint16(len(out))}
+	m.arena = append(append(m.arena, c...), out...) // out in place: copied onto itself
 }

@@ -290,22 +290,23 @@ func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room in
 		d.memo = new(decMemo)
 	}
 	start, end := off+k, off+k+int(l)
+	var s []byte
 	if j := d.memo.index(p, start, end); j >= 0 {
-		s := d.memo.out(&d.memo.ents[j])
-		if len(s) > limit {
+		if s = d.memo.out(&d.memo.ents[j]); len(s) > limit {
 			return d.readString(p, off, n, buf, limit)
 		}
-		if own {
-			*buf = append((*buf)[:0], s...)
-			s = (*buf)[:len(s):len(s)]
-		}
-		return s, end, nil
+	} else if b := d.memo.room(p[start:end]); b == nil {
+		return d.readString(p, off, n, buf, limit)
+	} else if s, _, err = d.readString(p, off, n, &b, limit); err != nil {
+		return nil, off, err
+	} else {
+		d.memo.keep(p[start:end], s) // decoded into the memo, not into *buf
 	}
-	s, next, err := d.readString(p, off, n, buf, limit)
-	if err == nil {
-		d.memo.store(p[start:end], s)
+	if own {
+		*buf = append((*buf)[:0], s...)
+		s = (*buf)[:len(s):len(s)]
 	}
-	return s, next, err
+	return s, end, nil
 }
 
 // readString reads the string literal at p[off:] with wire.ReadString,
