@@ -34,7 +34,7 @@ func (e *Encoder) insertField(pf *planField) bool {
 	}
 	name, value := pf.name, pf.value
 	size := len(name) + len(value) + table.Overhead
-	if abs, exact, _ := e.tbl.Lookup(name, value, e.oldest(), e.tbl.Inserted()); exact {
+	if abs, exact, _ := e.tbl.LookupHashed(pf.h, name, value, e.oldest(), e.tbl.Inserted()); exact {
 		if abs >= p.drainLo {
 			return false // not acknowledged yet, and the section may not block
 		}
@@ -57,7 +57,7 @@ func (e *Encoder) insertField(pf *planField) bool {
 	if !e.evictable(size) {
 		return false
 	}
-	e.emitInsert(name, value, int(pf.sn), pf.slot, false)
+	e.emitInsert(pf.h, name, value, int(pf.sn), pf.slot, false)
 	return true
 }
 
@@ -94,7 +94,8 @@ func (e *Encoder) insertName(pf *planField) {
 	if pf.slot < 0 || e.hist.names[pf.slot].seen < 2 || e.ack == AckNever && !p.canBlock {
 		return
 	}
-	if _, _, found := e.tbl.Lookup(pf.name, "", p.drainLo, e.tbl.Inserted()); found {
+	h := e.tbl.Hash(pf.name, "")
+	if _, _, found := e.tbl.LookupHashed(h, pf.name, "", p.drainLo, e.tbl.Inserted()); found {
 		return // there is one, referenceable now or once acknowledged
 	}
 	size := len(pf.name) + table.Overhead
@@ -103,7 +104,7 @@ func (e *Encoder) insertName(pf *planField) {
 	}
 	e.rescue(size)
 	if e.evictable(size) {
-		e.emitInsert(pf.name, "", -1, pf.slot, true)
+		e.emitInsert(h, pf.name, "", -1, pf.slot, true)
 	}
 }
 
@@ -147,8 +148,8 @@ func (e *Encoder) emitCapacity() {
 }
 
 // emitInsert writes the shortest insert instruction for name and value and
-// applies it to the table.
-func (e *Encoder) emitInsert(name, value string, sn int, slot int32, nameOnly bool) {
+// applies it to the table (h: their hashes).
+func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int32, nameOnly bool) {
 	e.emitCapacity()
 	ins := e.tbl.Inserted()
 	// Name source: static, or the newest dynamic entry with the name (the
@@ -161,7 +162,7 @@ func (e *Encoder) emitInsert(name, value string, sn int, slot int32, nameOnly bo
 			best, kind, idx = l, 1, uint64(sn)
 		}
 	}
-	if abs, _, found := e.tbl.Lookup(name, value, 0, ins); found {
+	if abs, _, found := e.tbl.LookupHashed(h, name, value, 0, ins); found {
 		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {
 			kind, idx = 2, rel
 		}
@@ -176,7 +177,7 @@ func (e *Encoder) emitInsert(name, value string, sn int, slot int32, nameOnly bo
 	}
 	first := e.oldest()
 	e.hist.grow(first, ins)
-	e.tbl.AddString(name, value)
+	e.tbl.AddHashed(h, name, value)
 	e.inserted(first, slot, nameOnly)
 }
 

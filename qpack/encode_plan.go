@@ -46,7 +46,8 @@ type planField struct {
 	nlen, vlen  int    // payload lengths of name and value
 	size        int    // encoded length of the whole line
 	name, value string
-	cl          uint64 // raw Content-Length
+	cl          uint64     // raw Content-Length
+	h           table.Hash // of name and value, for every lookup and the insert
 }
 
 // sectionPlan is the section being planned or written.
@@ -226,8 +227,9 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags) {
 // choose.
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
+	pf.h = e.tbl.Hash(pf.name, pf.value)
 	if !pf.never {
-		abs, exact, found := e.tbl.Lookup(pf.name, pf.value, p.drainLo, e.refLimit())
+		abs, exact, found := e.tbl.LookupHashed(pf.h, pf.name, pf.value, p.drainLo, e.refLimit())
 		if exact {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
@@ -261,7 +263,7 @@ func (e *Encoder) choose(pf *planField) {
 		if pf.missed == e.tbl.Inserted()+1 {
 			abs, found = pf.missAbs, pf.missName
 		} else {
-			abs, exact, found = e.tbl.Lookup(name, value, p.drainLo, e.refLimit())
+			abs, exact, found = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, e.refLimit())
 		}
 		if exact && !pf.never {
 			e.reference(abs)
