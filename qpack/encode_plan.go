@@ -33,21 +33,14 @@ type planField struct {
 	never        bool
 	nhuff, vhuff bool
 	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
-	// missed is the Insert Count plus one when preInsert's lookup found no
-	// entry with the field (0 when it did not look), and missAbs and
-	// missName what it found for the name: choose needs the same lookup,
-	// and while nothing was inserted since, the answer is the same.
-	missed      uint64
-	missAbs     uint64
-	missName    bool
-	sn          int32  // lowest static index with the name, or -1
-	slot        int32  // name stats slot in the history, or -1
-	ref         uint64 // static index or dynamic absolute index
-	nlen, vlen  int    // payload lengths of name and value
-	size        int    // encoded length of the whole line
-	name, value string
-	cl          uint64     // raw Content-Length
-	h           table.Hash // of name and value, for every lookup and the insert
+	sn           int32          // lowest static index with the name, or -1
+	slot         int32          // name stats slot in the history, or -1
+	ref          uint64         // static index or dynamic absolute index
+	nlen, vlen   int            // payload lengths of name and value
+	size         int            // encoded length of the whole line
+	name, value  string
+	cl           uint64     // raw Content-Length
+	h            table.Hash // of name and value, for every lookup and the insert
 }
 
 // sectionPlan is the section being planned or written.
@@ -229,13 +222,11 @@ func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	pf.h = e.tbl.Hash(pf.name, pf.value)
 	if !pf.never {
-		abs, exact, found := e.tbl.LookupHashed(pf.h, pf.name, pf.value, p.drainLo, e.refLimit())
-		if exact {
+		if abs, exact, _ := e.tbl.LookupHashed(pf.h, pf.name, pf.value, p.drainLo, e.refLimit()); exact {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
 			return
 		}
-		pf.missed, pf.missAbs, pf.missName = e.tbl.Inserted()+1, abs, found
 	}
 	if pf.sn < 0 || !pf.never {
 		pf.slot = e.hist.sawName(pf.name)
@@ -258,13 +249,7 @@ func (e *Encoder) choose(pf *planField) {
 		// The range is preInsert's: the draining zone and the Known
 		// Received Count do not move while planning, and the limit moves
 		// only with inserts.
-		var abs uint64
-		var exact, found bool
-		if pf.missed == e.tbl.Inserted()+1 {
-			abs, found = pf.missAbs, pf.missName
-		} else {
-			abs, exact, found = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, e.refLimit())
-		}
+		abs, exact, found := e.tbl.LookupHashed(pf.h, name, value, p.drainLo, e.refLimit())
 		if exact && !pf.never {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
