@@ -40,16 +40,13 @@ const maxBaseCandidates = 16
 func (e *Encoder) chooseBase() uint64 {
 	p := &e.pl
 	best, bestLen := p.ric, e.refsLen(p.ric)
-	if bestLen == p.refs+1 {
-		return best // a byte per reference and for the Base: nothing is shorter
-	}
-	if p.start < p.ric {
+	if p.start < p.ric && bestLen > p.refs+1 {
 		if l := e.refsLen(p.start); l < bestLen {
 			best, bestLen = p.start, l
 		}
 	}
-	tried := 0
-	for i := range p.fields {
+	// Until a byte per reference and for the Base: nothing is shorter.
+	for i, tried := 0, 0; i < len(p.fields) && bestLen > p.refs+1 && tried < maxBaseCandidates; i++ {
 		f := &p.fields[i]
 		if f.kind != repDynamic && f.kind != repLitDynamic || f.ref+1 >= p.ric {
 			continue
@@ -57,9 +54,7 @@ func (e *Encoder) chooseBase() uint64 {
 		if l := e.refsLen(f.ref + 1); l < bestLen {
 			best, bestLen = f.ref+1, l
 		}
-		if tried++; tried == maxBaseCandidates {
-			break
-		}
+		tried++
 	}
 	return best
 }
