@@ -137,14 +137,16 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 				value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
 			}
 		}
-		if !field.IsLower(name) {
+		sx, sn := static.LookupQPACK(name, value) // static names are lowercase
+		if sn < 0 && !field.IsLower(name) {
 			name = e.keep(field.AppendLower(e.scratch, name))
+			sx, sn = static.LookupQPACK(name, value)
 		}
-		if name == "content-length" {
+		if sn == staticContentLength {
 			e.planContentLength(f, 0, false, value)
 			continue
 		}
-		e.collect(name, value, f)
+		e.collect(name, value, f, sx, sn)
 	}
 	if p.canBlock && e.ack == AckNever && !blocked && !e.worthBlocking() {
 		p.canBlock = false
@@ -201,9 +203,8 @@ func (e *Encoder) keep(b []byte) string {
 }
 
 // collect adds a field to the plan, settling what needs no table: static
-// exact matches.
-func (e *Encoder) collect(name, value string, f fastpath.Flags) {
-	sx, sn := static.LookupQPACK(name, value)
+// exact matches (sx and sn are static.LookupQPACK's).
+func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) {
 	pol := decide(e.indexing, f, sn, len(value))
 	e.pl.fields = append(e.pl.fields, planField{})
 	pf := &e.pl.fields[len(e.pl.fields)-1]

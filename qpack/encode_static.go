@@ -114,11 +114,12 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 // field is never indexed), else a literal with the static name or with its
 // own, its strings coded as the Huffman policy says.
 func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) []byte {
-	if !field.IsLower(name) {
+	sx, sn := static.LookupQPACK(name, value) // static names are lowercase
+	if sn < 0 && !field.IsLower(name) {
 		e.scratch = e.scratch[:0]
 		name = e.keep(field.AppendLower(e.scratch, name))
+		sx, sn = static.LookupQPACK(name, value)
 	}
-	sx, sn := static.LookupQPACK(name, value)
 	never := f&fastpath.NeverIndex != 0
 	if name != "content-length" {
 		// Content-length is never in the policy's hands, so that a raw
