@@ -7,13 +7,17 @@ func (e *Encoder) finishPlan() {
 	p := &e.pl
 	p.ric, p.base, p.refs = 0, 0, 0
 	if p.hasRef {
+		// The references in field order, each entry<<1, | 1 for a name's
+		// (the scratch of collectBlocked, which Plan no longer needs).
+		refs := e.blocked[:0]
 		for i := range p.fields {
 			if k := p.fields[i].kind; k == repDynamic || k == repLitDynamic {
 				p.ric = max(p.ric, p.fields[i].ref+1)
-				p.refs++
+				refs = append(refs, p.fields[i].ref<<1|uint64(k-repDynamic)/2)
 			}
 		}
-		p.base = e.chooseBase()
+		e.blocked, p.refs = refs, len(refs)
+		p.base = p.chooseBase(refs)
 	}
 	p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
 	p.total = p.prefixLen
@@ -37,48 +41,35 @@ const maxBaseCandidates = 16
 // relative, Delta Base 0), unless a lower Base is strictly shorter; the
 // candidates are the Insert Count when planning began (entries inserted for
 // the section become post-base) and one past each referenced entry.
-func (e *Encoder) chooseBase() uint64 {
-	p := &e.pl
-	best, bestLen := p.ric, e.refsLen(p.ric)
+func (p *sectionPlan) chooseBase(refs []uint64) uint64 {
+	best, bestLen := p.ric, refsLen(p.ric, p.ric, refs)
 	if p.start < p.ric && bestLen > p.refs+1 {
-		if l := e.refsLen(p.start); l < bestLen {
+		if l := refsLen(p.ric, p.start, refs); l < bestLen {
 			best, bestLen = p.start, l
 		}
 	}
 	// Until a byte per reference and for the Base: nothing is shorter.
-	for i, tried := 0, 0; i < len(p.fields) && bestLen > p.refs+1 && tried < maxBaseCandidates; i++ {
-		f := &p.fields[i]
-		if f.kind != repDynamic && f.kind != repLitDynamic || f.ref+1 >= p.ric {
-			continue
+	for i, tried := 0, 0; i < len(refs) && bestLen > p.refs+1 && tried < maxBaseCandidates; i++ {
+		if b := refs[i]>>1 + 1; b < p.ric {
+			if l := refsLen(p.ric, b, refs); l < bestLen {
+				best, bestLen = b, l
+			}
+			tried++
 		}
-		if l := e.refsLen(f.ref + 1); l < bestLen {
-			best, bestLen = f.ref+1, l
-		}
-		tried++
 	}
 	return best
 }
 
 // refsLen returns the bytes that depend on the Base: the Base's part of the
-// prefix and the index part of each dynamic reference.
-func (e *Encoder) refsLen(base uint64) int {
-	p := &e.pl
-	n := baseLen(p.ric, base)
-	for i := range p.fields {
-		f := &p.fields[i]
-		switch f.kind {
-		case repDynamic:
-			if f.ref < base {
-				n += wire.IntLen(6, base-1-f.ref)
-			} else {
-				n += wire.IntLen(4, f.ref-base)
-			}
-		case repLitDynamic:
-			if f.ref < base {
-				n += wire.IntLen(4, base-1-f.ref)
-			} else {
-				n += wire.IntLen(3, f.ref-base)
-			}
+// prefix and the index part of each reference (see finishPlan).
+func refsLen(ric, base uint64, refs []uint64) int {
+	n := baseLen(ric, base)
+	for _, r := range refs {
+		ref, name := r>>1, uint8(r&1)
+		if ref < base {
+			n += wire.IntLen(6-2*name, base-1-ref)
+		} else {
+			n += wire.IntLen(4-name, ref-base)
 		}
 	}
 	return n
