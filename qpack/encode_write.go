@@ -137,11 +137,11 @@ func (e *Encoder) Remaining() int {
 	if p.buffered {
 		return p.total - p.off
 	}
-	n := len(e.pend) - e.pendAt
 	if p.next < 0 {
-		n += p.prefixLen
+		return p.total // nothing written yet (nothing is pending before the prefix)
 	}
-	for i := max(p.next, 0); i < len(p.fields); i++ {
+	n := len(e.pend) - e.pendAt
+	for i := p.next; i < len(p.fields); i++ {
 		n += p.fields[i].size
 	}
 	return n
