@@ -121,7 +121,7 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 		sx, sn = static.LookupQPACK(name, value)
 	}
 	never := f&fastpath.NeverIndex != 0
-	if name != "content-length" {
+	if sn != staticContentLength {
 		// Content-length is never in the policy's hands, so that a raw
 		// one and its string encode alike.
 		never = decide(e.indexing, f, sn, len(value)) == fastpath.NeverIndex
