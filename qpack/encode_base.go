@@ -21,7 +21,7 @@ func (e *Encoder) finishPlan() {
 	}
 	p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
 	p.total = p.prefixLen
-	for i := range p.fields {
+	for i := 0; i < len(p.fields) && !p.lazy; i++ {
 		f := &p.fields[i]
 		f.size = f.lineLen(p.base)
 		p.total += f.size

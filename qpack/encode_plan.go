@@ -53,6 +53,7 @@ type sectionPlan struct {
 	total     int
 	next      int // next unit to write: -1 the prefix, then fields[next]
 	active    bool
+	lazy      bool // sized only as written, by AppendSection (see choice)
 
 	// A static-only section, written when planned (planStatic).
 	buffered bool
@@ -258,7 +259,7 @@ func (e *Encoder) choose(pf *planField) {
 		}
 		nameAbs, nameFound = abs, found
 	}
-	pf.vlen, pf.vhuff = e.huff.Choose(value)
+	pf.vlen, pf.vhuff = e.choice(value)
 	switch {
 	case pf.sn >= 0:
 		pf.kind, pf.ref = repLitStatic, uint64(pf.sn)
@@ -267,8 +268,18 @@ func (e *Encoder) choose(pf *planField) {
 		pf.kind, pf.ref = repLitDynamic, nameAbs
 	default:
 		pf.kind = repLitName
-		pf.nlen, pf.nhuff = e.huff.Choose(name)
+		pf.nlen, pf.nhuff = e.choice(name)
 	}
+}
+
+// choice returns the payload length of literal s and whether it is
+// Huffman-coded, or -1 for a section that AppendSection writes at once:
+// appendChosen then codes s in one pass, not a pass to size it and another.
+func (e *Encoder) choice(s string) (int, bool) {
+	if e.pl.lazy {
+		return -1, false
+	}
+	return e.huff.Choose(s)
 }
 
 // refLimit returns the end of the range of absolute indexes the section may

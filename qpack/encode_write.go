@@ -124,6 +124,7 @@ func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enu
 		e.sectionDone()
 		return dst
 	}
+	e.pl.lazy = true // the length is not asked for
 	e.Plan(streamID, fields)
 	return e.AppendPlanned(dst)
 }
@@ -158,7 +159,7 @@ func rewind(fields fastpath.Enumerator) {
 // sectionDone ends the written section.
 func (e *Encoder) sectionDone() {
 	p := &e.pl
-	p.active = false
+	p.active, p.lazy = false, false
 	e.pend, e.pendAt = e.pend[:0], 0
 	if e.ack == AckImmediate {
 		if p.ric > 0 {
@@ -227,6 +228,9 @@ func neverBit(never bool, bit byte) byte {
 // appendChosen appends s as a string literal whose coding was chosen at
 // planning: payload length plen, Huffman-coded or not.
 func (e *Encoder) appendChosen(dst []byte, first byte, n uint8, s string, plen int, huff bool) []byte {
+	if plen < 0 {
+		return wire.AppendString(dst, first, n, s, e.huff) // not chosen (see choice)
+	}
 	if huff {
 		dst = wire.AppendInt(dst, first|1<<n, n, uint64(plen))
 		return wire.AppendHuffman(dst, s)
