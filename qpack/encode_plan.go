@@ -207,13 +207,11 @@ func (e *Encoder) keep(b []byte) string {
 // exact matches (sx and sn are static.LookupQPACK's).
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) {
 	pol := decide(e.indexing, f, sn, len(value))
-	e.pl.fields = append(e.pl.fields, planField{})
-	pf := &e.pl.fields[len(e.pl.fields)-1]
-	pf.name, pf.value, pf.pol, pf.sn, pf.slot = name, value, pol, int32(sn), -1
-	pf.never = pol == fastpath.NeverIndex
+	pf := planField{name: name, value: value, pol: pol, sn: int32(sn), slot: -1, never: pol == fastpath.NeverIndex}
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}
+	e.pl.fields = append(e.pl.fields, pf)
 }
 
 // preInsert is the first pass for one field, field k, in field order:
