@@ -127,8 +127,15 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		e.computeDrain()
 	}
 	e.scratch = e.scratch[:0]
-	for fields.Next() {
-		name, value, f := fields.Field()
+	l, _ := fields.(*fastpath.FieldList) // its methods inline: no dynamic call a field
+	for l != nil && l.Next() || l == nil && fields.Next() {
+		var name, value string
+		var f fastpath.Flags
+		if l != nil {
+			name, value, f = l.Field()
+		} else {
+			name, value, f = fields.Field()
+		}
 		if len(name) == len("content-length") && value == "" {
 			if n, ok := fields.ContentLength(); ok {
 				if n >= 0 {
