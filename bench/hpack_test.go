@@ -76,7 +76,7 @@ func xnetEncodeRows(b *testing.B, sections ...[]field) {
 // returns the section.
 func hqpackEncode(b *testing.B, e *hpack.Encoder, dst []byte, l *fastpath.FieldList) []byte {
 	n, res := e.Begin(dst, l)
-	if res != hpack.Done {
+	if res != fastpath.Done {
 		b.Fatalf("Begin: %v", res)
 	}
 	return dst[:n]
@@ -362,7 +362,7 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 // sent as they are (hqpack's encoder with IndexAll and HuffmanNever). It
 // shows what the decoders spend apart from Huffman decoding.
 func BenchmarkHPACKDecodeRequestColdPlain(b *testing.B) {
-	e := hpack.New(hpack.Config{Huffman: fastpath.HuffmanNever, Indexing: hpack.IndexAll})
+	e := hpack.New(hpack.Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll})
 	var l fastpath.FieldList
 	buildRequest(&l)
 	block := e.AppendSection(bytes.Clone(emptyTable), &l)

@@ -30,7 +30,7 @@ func FuzzHPACKFastPath(f *testing.F) {
 		conf := hpack.Config{
 			TableLimit: []int{0, hpack.NoTable, 256, 100, 64, 8192, 4096, 1000}[cfg&7],
 			Huffman:    fastpath.HuffmanPolicy(cfg >> 3 % 3),
-			Indexing:   hpack.Indexing(cfg >> 5 % 3),
+			Indexing:   fastpath.Indexing(cfg >> 5 % 3),
 		}
 		size := s.pick(256)
 		steps := readHPACKSteps(&s)
@@ -53,7 +53,7 @@ func FuzzHPACKFastPath(f *testing.F) {
 				t.Fatalf("%s: pieces % x, AppendSection % x", where, block, ref)
 			}
 			var got sink
-			if err := dec.Decode(block, &got); err != nil || !neverByPolicy(got.got, expected(st.fields), conf.Indexing == hpack.IndexDefault) {
+			if err := dec.Decode(block, &got); err != nil || !neverByPolicy(got.got, expected(st.fields), conf.Indexing == fastpath.IndexDefault) {
 				t.Fatalf("%s: % x decodes to %v, %v; want %v", where, block, got.got, err, expected(st.fields))
 			}
 		}
@@ -79,11 +79,11 @@ func hpackEquivalent(t *testing.T, where string, fast, str *hpack.Encoder, lf, l
 		if a, b := hpackState(fast), hpackState(str); !slices.Equal(a, b) {
 			t.Fatalf("%s, call %d: encoder state\nfast path:   %v\nstring path: %v", where, call, a, b)
 		}
-		if rf != hpack.Done && (rf != hpack.MoreFields || nf == 0) {
+		if rf != fastpath.Done && (rf != fastpath.MoreFields || nf == 0) {
 			t.Fatalf("%s, call %d: %v with %d bytes written into a %d-byte buffer", where, call, rf, nf, len(bf))
 		}
 		block = append(block, bf[:nf]...)
-		if rf == hpack.Done {
+		if rf == fastpath.Done {
 			return block
 		}
 		nf, rf = fast.Continue(bf)

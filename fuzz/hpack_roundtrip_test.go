@@ -83,7 +83,7 @@ func hpackRoundTripInput(t *testing.T, data []byte) {
 	cfg := s.byte()
 	conf := hpack.Config{
 		TableLimit: []int{0, hpack.NoTable, 256, 100, 64, 8192, 4096, 1000}[cfg&7],
-		Indexing:   hpack.Indexing(cfg >> 3 & 3 % 3),
+		Indexing:   fastpath.Indexing(cfg >> 3 & 3 % 3),
 		// One policy per execution (the input picks it) keeps executions
 		// short; the corpus soon holds every list under every policy.
 		Huffman: fastpath.HuffmanPolicy(cfg >> 5 % 3),
@@ -121,7 +121,7 @@ func hpackRoundTrip(t *testing.T, conf hpack.Config, steps []hpackStep) {
 		if err == nil {
 			err = dec.End()
 		}
-		if err != nil || !neverByPolicy(got.got, want, conf.Indexing == hpack.IndexDefault) {
+		if err != nil || !neverByPolicy(got.got, want, conf.Indexing == fastpath.IndexDefault) {
 			t.Fatalf("%s: we decode %v, %v; want %v", where, got.got, err, want)
 		}
 		if theirs != nil {
@@ -141,7 +141,7 @@ func hpackRoundTrip(t *testing.T, conf hpack.Config, steps []hpackStep) {
 				// updates (RFC 7541 §4.2) once its table holds entries.
 				// Its table is now out of step: go on without it.
 				theirs = nil
-			case err != nil || !neverByPolicy(xgot, want, conf.Indexing == hpack.IndexDefault):
+			case err != nil || !neverByPolicy(xgot, want, conf.Indexing == fastpath.IndexDefault):
 				t.Fatalf("%s: x/net decodes %v, %v; want %v", where, xgot, err, want)
 			}
 		}
@@ -160,13 +160,13 @@ func encodeHPACK(t *testing.T, enc *hpack.Encoder, l fastpath.Enumerator, frame 
 	buf := make([]byte, frame)
 	n, res := enc.Begin(buf, l)
 	for {
-		if res != hpack.Done && (res != hpack.MoreFields || n == 0) {
+		if res != fastpath.Done && (res != fastpath.MoreFields || n == 0) {
 			t.Fatalf("%v with %d bytes written into a %d-byte buffer", res, n, len(buf))
 		}
 		start := len(block)
 		block = append(block, buf[:n]...)
 		frags = append(frags, block[start:])
-		if res == hpack.Done {
+		if res == fastpath.Done {
 			return block, frags
 		}
 		n, res = enc.Continue(buf)

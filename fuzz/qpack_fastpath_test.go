@@ -70,7 +70,7 @@ func FuzzQPACKFastPath(f *testing.F) {
 			}
 			var got sink
 			if blocked, err := dec.DecodeSection(stream, block, &got); blocked || err != nil ||
-				!neverByPolicy(got.got, expected(fields), ec.Indexing == qpack.IndexDefault) {
+				!neverByPolicy(got.got, expected(fields), ec.Indexing == fastpath.IndexDefault) {
 				t.Fatalf("%s: % x decodes to %v, %v, %v; want %v", where, block, got.got, blocked, err, expected(fields))
 			}
 			ack = dec.AppendDecoderStream(ack)
@@ -108,11 +108,11 @@ func qpackEquivalent(t *testing.T, where string, fast, str *qpack.Encoder, strea
 		if a, b := qpackState(fast), qpackState(str); !slices.Equal(a, b) {
 			t.Fatalf("%s, call %d: encoder state\nfast path:   %q\nstring path: %q", where, call, a, b)
 		}
-		if rf != qpack.Done && (rf != qpack.MoreFields || nf == 0) {
+		if rf != fastpath.Done && (rf != fastpath.MoreFields || nf == 0) {
 			t.Fatalf("%s, call %d: %v with %d bytes written into a %d-byte buffer", where, call, rf, nf, len(bf))
 		}
 		block = append(block, bf[:nf]...)
-		if rf == qpack.Done {
+		if rf == fastpath.Done {
 			return block
 		}
 		nf, rf = fast.Continue(bf)

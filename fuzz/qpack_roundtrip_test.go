@@ -18,7 +18,7 @@ func readQPACKConfig(s *script) (qpack.EncoderConfig, qpack.DecoderConfig) {
 		TableCapacity:     []uint64{maxCap, maxCap / 2, 0, maxCap}[c1>>3&3],
 		MaxBlockedStreams: []uint64{0, 1, 2, 100}[c1>>5&3],
 		Huffman:           fastpath.HuffmanPolicy(c2 % 3),
-		Indexing:          qpack.Indexing(c2 / 3 % 3),
+		Indexing:          fastpath.Indexing(c2 / 3 % 3),
 		AckMode:           []qpack.AckMode{qpack.AckDecoderStream, qpack.AckDecoderStream, qpack.AckImmediate, qpack.AckNever}[c2>>4&3],
 		MaxOutstanding:    []int{0, 1, 4, 0}[c2>>6],
 	}
@@ -80,11 +80,11 @@ func (c *qpackConn) encode(stream uint64, fields []tfield, frame int) {
 		n, res := c.enc.Begin(stream, buf, l)
 		total := n + c.enc.Remaining()
 		for {
-			if res != qpack.Done && (res != qpack.MoreFields || n == 0) {
+			if res != fastpath.Done && (res != fastpath.MoreFields || n == 0) {
 				c.fatalf("%v with %d bytes written into a %d-byte buffer", res, n, len(buf))
 			}
 			block = append(block, buf[:n]...)
-			if res == qpack.Done {
+			if res == fastpath.Done {
 				break
 			}
 			n, res = c.enc.Continue(buf)
@@ -160,7 +160,7 @@ func (c *qpackConn) deliverSection(stream uint64) {
 }
 
 func (c *qpackConn) check(sec qpackSection, got []field) {
-	if !neverByPolicy(got, sec.want, c.ec.Indexing == qpack.IndexDefault) {
+	if !neverByPolicy(got, sec.want, c.ec.Indexing == fastpath.IndexDefault) {
 		c.fatalf("stream %d, section % x: decoded %v, want %v", sec.stream, sec.block, got, sec.want)
 	}
 }

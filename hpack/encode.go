@@ -29,7 +29,7 @@ type Config struct {
 	// Content-Length digits): HuffmanAuto (the zero value), Always, Never.
 	Huffman fastpath.HuffmanPolicy
 	// Indexing is the policy for inserting into the dynamic table.
-	Indexing Indexing
+	Indexing fastpath.Indexing
 	// NamesAsGiven sends names exactly as the fields give them. By
 	// default an uppercase letter is lowercased on the way, since HTTP/2
 	// requires lowercase names (RFC 9113 §8.2.1); an API that promises to
@@ -53,34 +53,16 @@ func configSize(n int) int {
 	return n
 }
 
-// Result tells the caller of Begin and Continue what to do with dst[:n]:
-// fastpath.Result, which the qpack package shares.
-type Result = fastpath.Result
-
-// The results of Begin and Continue (see fastpath.Result).
-const (
-	// Done: the section is complete; send dst[:n] with END_HEADERS.
-	Done = fastpath.Done
-	// MoreFields: dst[:n] is a piece of the block and more follows; send it
-	// (HEADERS, then CONTINUATION) and call Continue. Fields are not split
-	// across pieces unless one does not fit an empty dst.
-	MoreFields = fastpath.MoreFields
-	// BufferTooSmall: dst is empty; nothing was written.
-	BufferTooSmall = fastpath.BufferTooSmall
-	// NoSection: Continue with no section in progress; nothing was written.
-	NoSection = fastpath.NoSection
-)
-
 // Encoder is an HPACK encoder (RFC 7541) for one direction of one
 // connection; it is not safe for concurrent use. It takes a field section
 // as a fastpath.Enumerator and writes it into buffers the caller owns,
 // keeping the dynamic table the peer's decoder mirrors:
 //
 //	n, res := enc.Begin(frame, fields) // the HEADERS payload
-//	for res == hpack.MoreFields {      // send frame[:n], then
+//	for res == fastpath.MoreFields { // send frame[:n], then
 //		n, res = enc.Continue(frame) // a CONTINUATION payload
 //	}
-//	// res == hpack.Done: send frame[:n] with END_HEADERS
+//	// res == fastpath.Done: send frame[:n] with END_HEADERS
 //
 // or, without framing, block = enc.AppendSection(block[:0], fields).
 //
@@ -98,7 +80,7 @@ const (
 // are. A raw Content-Length (fastpath.FieldList's
 // AddContentLength) is formatted straight into the output and encodes
 // exactly as its decimal string would. Fields flagged fastpath.NeverIndex,
-// and those the Indexing policy protects, are sent as never indexed, never
+// and those the fastpath.Indexing policy protects, are sent as never indexed, never
 // as a reference to a table entry. Encoding a warm section allocates
 // nothing. The encoder keeps no memory of the caller's strings: what it
 // sends depends on their contents alone, found in the static table by a
@@ -109,7 +91,7 @@ const (
 type Encoder struct {
 	table    table.Table
 	huffman  fastpath.HuffmanPolicy
-	indexing Indexing
+	indexing fastpath.Indexing
 	asGiven  bool // Config.NamesAsGiven
 
 	limit  int // the largest table we are willing to keep
@@ -208,7 +190,7 @@ func (e *Encoder) init() {
 // to 0 and back): the encoder stays in step with a decoder that never saw
 // the abandoned pieces. One that saw some cannot take another section
 // anyway: HTTP/2 makes that a connection error (RFC 9113 §6.10).
-func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Result) {
+func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res fastpath.Result) {
 	e.init()
 	e.start(fields)
 	return e.piece(dst)
@@ -216,11 +198,11 @@ func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res Resu
 
 // Continue writes the next piece of the section Begin started into
 // dst[:len(dst)], as Begin does (a CONTINUATION frame's payload). With no
-// section in progress it writes nothing and returns NoSection.
-func (e *Encoder) Continue(dst []byte) (n int, res Result) {
+// section in progress it writes nothing and returns fastpath.NoSection.
+func (e *Encoder) Continue(dst []byte) (n int, res fastpath.Result) {
 	e.init()
 	if e.fields == nil {
-		return 0, NoSection
+		return 0, fastpath.NoSection
 	}
 	return e.piece(dst)
 }
@@ -241,15 +223,15 @@ func (e *Encoder) start(fields fastpath.Enumerator) {
 }
 
 // piece writes the next piece of the section into dst.
-func (e *Encoder) piece(dst []byte) (int, Result) {
+func (e *Encoder) piece(dst []byte) (int, fastpath.Result) {
 	buf := dst[:0:len(dst)]
 	if e.pendAt < len(e.pend) {
 		if len(dst) == 0 {
-			return 0, BufferTooSmall
+			return 0, fastpath.BufferTooSmall
 		}
 		k := copy(dst, e.pend[e.pendAt:])
 		if e.pendAt += k; e.pendAt < len(e.pend) {
-			return k, MoreFields
+			return k, fastpath.MoreFields
 		}
 		buf = dst[:k:len(dst)]
 	}
@@ -261,9 +243,9 @@ func (e *Encoder) piece(dst []byte) (int, Result) {
 	} else if !ok || e.updLen > 0 {
 		switch {
 		case len(buf) > 0:
-			return len(buf), MoreFields
+			return len(buf), fastpath.MoreFields
 		case len(dst) == 0:
-			return 0, BufferTooSmall
+			return 0, fastpath.BufferTooSmall
 		}
 		// What comes next does not fit an empty dst: it goes out in pieces.
 		e.pend = e.pend[:0]
@@ -273,10 +255,10 @@ func (e *Encoder) piece(dst []byte) (int, Result) {
 			e.pend = e.current(e.pend, e.fields)
 		}
 		e.pendAt = copy(dst, e.pend)
-		return e.pendAt, MoreFields
+		return e.pendAt, fastpath.MoreFields
 	}
 	e.fields = nil
-	return len(buf), Done
+	return len(buf), fastpath.Done
 }
 
 // AppendSection appends a whole field section to dst, growing it as needed,

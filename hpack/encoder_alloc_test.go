@@ -35,7 +35,7 @@ func TestEncoderAllocs(t *testing.T) {
 		e.Begin(dst, &l) // warm: table entries, scratch
 		begin := testing.AllocsPerRun(100, func() {
 			l.Rewind()
-			if _, res := e.Begin(dst, &l); res != Done {
+			if _, res := e.Begin(dst, &l); res != fastpath.Done {
 				t.Fatal(res)
 			}
 		})
@@ -43,11 +43,11 @@ func TestEncoderAllocs(t *testing.T) {
 			l.Rewind()
 			dst = e.AppendSection(dst[:0], &l)
 		})
-		small := make([]byte, 40) // MoreFields, then Continue
+		small := make([]byte, 40) // fastpath.MoreFields, then Continue
 		framedRun := testing.AllocsPerRun(100, func() {
 			l.Rewind()
 			_, res := e.Begin(small, &l)
-			for res == MoreFields {
+			for res == fastpath.MoreFields {
 				_, res = e.Continue(small)
 			}
 		})

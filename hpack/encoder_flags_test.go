@@ -25,7 +25,7 @@ func TestEncoderReencodeOurFlags(t *testing.T) {
 		n, v, f := got.At(i)
 		again.Add(string(n), string(v), f)
 	}
-	block = New(Config{Indexing: IndexAll}).AppendSection(nil, &again)
+	block = New(Config{Indexing: fastpath.IndexAll}).AppendSection(nil, &again)
 	fields, err := xhpack.NewDecoder(4096, nil).DecodeFull(block)
 	if err != nil {
 		t.Fatal(err)

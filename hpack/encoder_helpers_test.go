@@ -185,16 +185,16 @@ func units(block []byte) ([]unit, error) {
 // framed encodes fields with Begin/Continue into a buffer of size bufSize
 // and returns the concatenated chunks, each chunk's length and result.
 // It fails the test if the framing contract is broken.
-func framed(t testing.TB, e *Encoder, fields fastpath.Enumerator, bufSize int) (out []byte, res Result) {
+func framed(t testing.TB, e *Encoder, fields fastpath.Enumerator, bufSize int) (out []byte, res fastpath.Result) {
 	t.Helper()
 	dst := make([]byte, bufSize)
 	n, res := e.Begin(dst, fields)
 	for i := 0; ; i++ {
-		if n > bufSize || (res == BufferTooSmall && (n != 0 || bufSize != 0)) || (res == MoreFields && n == 0) {
+		if n > bufSize || (res == fastpath.BufferTooSmall && (n != 0 || bufSize != 0)) || (res == fastpath.MoreFields && n == 0) {
 			t.Fatalf("chunk %d: n=%d res=%v with a %d-byte buffer", i, n, res, bufSize)
 		}
 		out = append(out, dst[:n]...)
-		if res != MoreFields {
+		if res != fastpath.MoreFields {
 			return out, res
 		}
 		n, res = e.Continue(dst)
@@ -217,7 +217,7 @@ var (
 	tableLimits = []int{NoTable, 256, DefaultTableSize, 16384}
 	peerSizes   = []uint32{0, 100, 256, 1000, 4096, 16384}
 	huffmans    = []fastpath.HuffmanPolicy{fastpath.HuffmanAuto, fastpath.HuffmanAlways, fastpath.HuffmanNever}
-	indexings   = []Indexing{IndexDefault, IndexAll, IndexNone}
+	indexings   = []fastpath.Indexing{fastpath.IndexDefault, fastpath.IndexAll, fastpath.IndexNone}
 	// Content-Length boundaries: digit-count and Huffman-length changes.
 	contentLengths = []int64{0, 9, 10, 299, 300, 1024, math.MaxInt64}
 	// Names the policies treat specially, and common ones.

@@ -64,10 +64,10 @@ func listPathAt(s scenario, size int) string {
 				if msg := same(fast, slow, lf, ls, bf[:nf], bs[:ns], rf, rs); msg != "" {
 					return fmt.Sprintf("pass %d section %d call %d: %s", pass, i, call, msg)
 				}
-				if rf == Done {
+				if rf == fastpath.Done {
 					break
 				}
-				if rf != MoreFields || nf == 0 {
+				if rf != fastpath.MoreFields || nf == 0 {
 					return fmt.Sprintf("pass %d section %d call %d: %v with %d bytes", pass, i, call, rf, nf)
 				}
 				nf, rf = fast.Continue(bf)

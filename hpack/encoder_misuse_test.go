@@ -84,11 +84,11 @@ func pieces(t *testing.T, e *Encoder, fields fastpath.Enumerator, size int) [][]
 	buf := make([]byte, size)
 	n, res := e.Begin(buf, fields)
 	var out [][]byte
-	for res == MoreFields {
+	for res == fastpath.MoreFields {
 		out = append(out, append([]byte(nil), buf[:n]...))
 		n, res = e.Continue(buf)
 	}
-	if res != Done {
+	if res != fastpath.Done {
 		t.Fatalf("%d-byte buffer: %v", size, res)
 	}
 	return append(out, append([]byte(nil), buf[:n]...))
@@ -135,27 +135,27 @@ func TestEncoderMisuse(t *testing.T) {
 		}},
 		{"a zero-length buffer", func(t *testing.T, e *Encoder, p *misusePeer) {
 			l := fastList(request)
-			if n, res := e.Begin(nil, l); n != 0 || res != BufferTooSmall {
+			if n, res := e.Begin(nil, l); n != 0 || res != fastpath.BufferTooSmall {
 				t.Fatalf("Begin: %d %v", n, res)
 			}
 			buf := make([]byte, 8)
 			var out [][]byte
 			n, res := e.Continue(buf)
-			for ; res == MoreFields; n, res = e.Continue(buf) {
+			for ; res == fastpath.MoreFields; n, res = e.Continue(buf) {
 				out = append(out, append([]byte(nil), buf[:n]...))
-				if n, res := e.Continue(nil); n != 0 || res != BufferTooSmall {
+				if n, res := e.Continue(nil); n != 0 || res != fastpath.BufferTooSmall {
 					t.Fatalf("Continue, empty: %d %v", n, res)
 				}
 			}
 			p.receive("section", append(out, buf[:n]), request)
 		}},
 		{"Continue with no section", func(t *testing.T, e *Encoder, p *misusePeer) {
-			if n, res := e.Continue(make([]byte, 64)); n != 0 || res != NoSection {
+			if n, res := e.Continue(make([]byte, 64)); n != 0 || res != fastpath.NoSection {
 				t.Fatalf("before Begin: %d %v", n, res)
 			}
 			p.receive("section", pieces(t, e, fastList(request), 64), request)
-			if n, res := e.Continue(make([]byte, 64)); n != 0 || res != NoSection {
-				t.Fatalf("after Done: %d %v", n, res)
+			if n, res := e.Continue(make([]byte, 64)); n != 0 || res != fastpath.NoSection {
+				t.Fatalf("after fastpath.Done: %d %v", n, res)
 			}
 		}},
 		{"a 40 KiB cookie through 16 KiB frames", func(t *testing.T, e *Encoder, p *misusePeer) {
@@ -181,14 +181,14 @@ func TestEncoderMisuse(t *testing.T) {
 			// A piece written, never sent, then another section: the
 			// table took fields the peer never saw.
 			other := []tfield{str("x-new", "entry"), str("x-another", "one"), str(":path", "/other")}
-			if _, res := e.Begin(make([]byte, 14), fastList(other)); res != MoreFields {
+			if _, res := e.Begin(make([]byte, 14), fastList(other)); res != fastpath.MoreFields {
 				t.Fatalf("Begin: %v", res)
 			}
 			p.receive("after", pieces(t, e, fastList(other), 64), other)
 			p.receive("and again", pieces(t, e, fastList(other), 64), other)
 			p.receive("and the first", pieces(t, e, fastList(request), 64), request)
 			// Abandoned before any byte: nothing to undo.
-			if n, res := e.Begin(nil, fastList(other)); n != 0 || res != BufferTooSmall {
+			if n, res := e.Begin(nil, fastList(other)); n != 0 || res != fastpath.BufferTooSmall {
 				t.Fatalf("Begin, empty: %d %v", n, res)
 			}
 			p.receive("after nothing", [][]byte{e.AppendSection(nil, fastList(request))}, request)

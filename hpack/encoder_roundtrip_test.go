@@ -49,7 +49,7 @@ func roundTrip(t *testing.T, s scenario, bufSize int) string {
 		}
 		l := fastList(fs)
 		block, res := framed(t, e, l, bufSize)
-		if res != Done {
+		if res != fastpath.Done {
 			return fmt.Sprintf("section %d: %v", i, res)
 		}
 		if p := plain.AppendSection(nil, fastList(fs)); !bytes.Equal(p, block) {
@@ -115,13 +115,13 @@ func leadingUpdates(block []byte) []uint64 {
 // expectField is what a decoder must report for f: the name lowercased, the
 // value (decimal for a raw Content-Length), sensitive when flagged or, under
 // the default policy, for authorization and short cookies.
-func expectField(x Indexing, f tfield) xhpack.HeaderField {
+func expectField(x fastpath.Indexing, f tfield) xhpack.HeaderField {
 	if f.Raw >= 0 {
 		return xhpack.HeaderField{Name: "content-length", Value: fmt.Sprint(f.Raw)}
 	}
 	name := asciiLower(f.Name)
 	sensitive := f.Flags&fastpath.NeverIndex != 0
-	if x == IndexDefault && f.Flags&(fastpath.NoIndex|fastpath.Index) == 0 {
+	if x == fastpath.IndexDefault && f.Flags&(fastpath.NoIndex|fastpath.Index) == 0 {
 		sensitive = sensitive || name == "authorization" || name == "cookie" && len(f.Value) < 20
 	}
 	return xhpack.HeaderField{Name: name, Value: f.Value, Sensitive: sensitive}

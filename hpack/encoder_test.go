@@ -67,7 +67,7 @@ func TestEncoderRFC7541(t *testing.T) {
 				TableLimit:       ex.Settings.HeaderTableSize,
 				InitialTableSize: ex.Settings.HeaderTableSize,
 				Huffman:          fastpath.HuffmanNever,
-				Indexing:         IndexAll,
+				Indexing:         fastpath.IndexAll,
 			}
 			if ex.Huffman {
 				c.Huffman = fastpath.HuffmanAlways
@@ -329,7 +329,7 @@ func TestEncoderNeverIndexedStays(t *testing.T) {
 		}
 		again.Add(f.Name, f.Value, flags)
 	}
-	second, err := xhpack.NewDecoder(4096, nil).DecodeFull(New(Config{Indexing: IndexAll}).AppendSection(nil, &again))
+	second, err := xhpack.NewDecoder(4096, nil).DecodeFull(New(Config{Indexing: fastpath.IndexAll}).AppendSection(nil, &again))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,12 +423,12 @@ func TestEncoderSizeChangeMidSection(t *testing.T) {
 	l.Add("x-b", "2", 0)
 	dst := make([]byte, 8)
 	n, res := e.Begin(dst, &l)
-	if res != MoreFields || n != 7 {
+	if res != fastpath.MoreFields || n != 7 {
 		t.Fatalf("Begin: %d %v", n, res)
 	}
 	e.SetMaxTableSize(0)
 	n, res = e.Continue(dst)
-	if res != Done || hex.EncodeToString(dst[:n]) != "4003782d620132" {
+	if res != fastpath.Done || hex.EncodeToString(dst[:n]) != "4003782d620132" {
 		t.Fatalf("Continue: % x %v", dst[:n], res)
 	}
 	if got := len(entries(e)); got != 2 {
@@ -462,7 +462,7 @@ func TestEncoderFraming(t *testing.T) {
 		n, res := e.Begin(dst, l)
 		if size == 0 {
 			// Nothing fits an empty buffer; the section waits for one.
-			if n != 0 || res != BufferTooSmall {
+			if n != 0 || res != fastpath.BufferTooSmall {
 				t.Fatalf("size 0: %d %v", n, res)
 			}
 			dst = make([]byte, len(want))
@@ -482,25 +482,25 @@ func TestEncoderFraming(t *testing.T) {
 					t.Fatalf("size %d: piece [%d,%d) cuts a %d-byte field", size, off, end, u.end-u.start)
 				}
 			}
-			if res != MoreFields {
+			if res != fastpath.MoreFields {
 				break
 			}
 			if n == 0 {
-				t.Fatalf("size %d: MoreFields with nothing written", size)
+				t.Fatalf("size %d: fastpath.MoreFields with nothing written", size)
 			}
 			if next := unitAt(us, len(out)); onBoundary(us, len(out)) && n+next.end-next.start <= len(dst) {
-				t.Fatalf("size %d: MoreFields but the next field (%d bytes) fits", size, next.end-next.start)
+				t.Fatalf("size %d: fastpath.MoreFields but the next field (%d bytes) fits", size, next.end-next.start)
 			}
 			n, res = e.Continue(dst)
 		}
-		if res != Done || !bytes.Equal(out, want) {
+		if res != fastpath.Done || !bytes.Equal(out, want) {
 			t.Fatalf("size %d: %v, % x, want % x", size, res, out, want)
 		}
 		if diff := cmp.Diff(stateOf(ref), stateOf(e)); diff != "" {
 			t.Fatalf("size %d: state (-append +framed):\n%s", size, diff)
 		}
-		if n, res := e.Continue(dst); n != 0 || res != NoSection {
-			t.Fatalf("size %d: Continue after Done: %d %v", size, n, res)
+		if n, res := e.Continue(dst); n != 0 || res != fastpath.NoSection {
+			t.Fatalf("size %d: Continue after fastpath.Done: %d %v", size, n, res)
 		}
 	}
 }
@@ -543,13 +543,13 @@ func TestEncoderEmptySection(t *testing.T) {
 	e.SetMaxTableSize(1024)
 	var l fastpath.FieldList
 	dst := make([]byte, 3)
-	if n, res := e.Begin(dst[:2], &l); n != 2 || res != MoreFields || hex.EncodeToString(dst[:n]) != "3fe1" {
+	if n, res := e.Begin(dst[:2], &l); n != 2 || res != fastpath.MoreFields || hex.EncodeToString(dst[:n]) != "3fe1" {
 		t.Fatalf("2-byte buffer: % x %v", dst[:n], res)
 	}
-	if n, res := e.Continue(dst); res != Done || hex.EncodeToString(dst[:n]) != "07" {
+	if n, res := e.Continue(dst); res != fastpath.Done || hex.EncodeToString(dst[:n]) != "07" {
 		t.Fatalf("then: % x %v", dst[:n], res)
 	}
-	if n, res := e.Begin(nil, &l); n != 0 || res != Done {
+	if n, res := e.Begin(nil, &l); n != 0 || res != fastpath.Done {
 		t.Fatalf("empty: %d %v", n, res)
 	}
 }
@@ -566,14 +566,14 @@ func TestEncoderNoTrace(t *testing.T) {
 		}
 		la, lb := fastList(fs), fastList(fs)
 		dst := make([]byte, 12)
-		if n, res := a.Begin(dst[:0], la); n != 0 || res != BufferTooSmall {
+		if n, res := a.Begin(dst[:0], la); n != 0 || res != fastpath.BufferTooSmall {
 			t.Fatalf("pending %v: Begin: %d %v", pending, n, res)
 		}
 		if diff := cmp.Diff(tableOf(b), tableOf(a)); diff != "" {
-			t.Fatalf("pending %v: after BufferTooSmall (-untouched +tried):\n%s", pending, diff)
+			t.Fatalf("pending %v: after fastpath.BufferTooSmall (-untouched +tried):\n%s", pending, diff)
 		}
 		n, res := a.Continue(dst) // x-first fits, x-second does not
-		if res != MoreFields {
+		if res != fastpath.MoreFields {
 			t.Fatalf("pending %v: Continue: %d %v", pending, n, res)
 		}
 		nb, _ := b.Begin(dst[:n], lb)
@@ -584,7 +584,7 @@ func TestEncoderNoTrace(t *testing.T) {
 			t.Fatalf("pending %v: positions %d, %d", pending, la.Pos(), lb.Pos())
 		}
 		if diff := cmp.Diff(stateOf(b), stateOf(a)); diff != "" {
-			t.Fatalf("pending %v: after MoreFields (-untouched +tried):\n%s", pending, diff)
+			t.Fatalf("pending %v: after fastpath.MoreFields (-untouched +tried):\n%s", pending, diff)
 		}
 		ra := a.AppendSection(nil, fastList(fs))
 		rb := b.AppendSection(nil, fastList(fs))

@@ -62,10 +62,10 @@ func equivalentAt(s scenario, size int) string {
 			if msg := same(fast, slow, lf, ls, bf[:nf], bs[:ns], rf, rs); msg != "" {
 				return fmt.Sprintf("section %d call %d: %s", i, call, msg)
 			}
-			if rf == Done {
+			if rf == fastpath.Done {
 				break
 			}
-			if rf != MoreFields || nf == 0 {
+			if rf != fastpath.MoreFields || nf == 0 {
 				return fmt.Sprintf("section %d call %d: %v with %d bytes", i, call, rf, nf)
 			}
 			nf, rf = fast.Continue(bf)
@@ -76,7 +76,7 @@ func equivalentAt(s scenario, size int) string {
 	return ""
 }
 
-func same(fast, slow *Encoder, lf, ls *fastpath.FieldList, of, os []byte, rf, rs Result) string {
+func same(fast, slow *Encoder, lf, ls *fastpath.FieldList, of, os []byte, rf, rs fastpath.Result) string {
 	switch {
 	case rf != rs:
 		return fmt.Sprintf("results %v (fast) vs %v (string)", rf, rs)

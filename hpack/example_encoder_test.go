@@ -20,7 +20,7 @@ func ExampleEncoder_Begin() {
 	frame := make([]byte, 24) // tiny, to show the framing
 	n, res := enc.Begin(frame, &fields)
 	fmt.Printf("HEADERS      % x (%v)\n", frame[:n], res)
-	for res == hpack.MoreFields {
+	for res == fastpath.MoreFields {
 		n, res = enc.Continue(frame)
 		fmt.Printf("CONTINUATION % x (%v)\n", frame[:n], res)
 	}
@@ -46,7 +46,7 @@ func ExampleEncoder_Continue() {
 	n, res := enc.Begin(frame, &fields)
 	for {
 		fmt.Printf("% x (%v)\n", frame[:n], res)
-		if res != hpack.MoreFields {
+		if res != fastpath.MoreFields {
 			break
 		}
 		n, res = enc.Continue(frame)

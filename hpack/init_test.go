@@ -12,7 +12,7 @@ import (
 // not keep one client's cookies in the next client's, nor let that client
 // time how fast its own cookie encodes.
 func TestInitForgets(t *testing.T) {
-	for _, cfg := range []Config{{}, {Huffman: fastpath.HuffmanNever}, {Indexing: IndexAll}} {
+	for _, cfg := range []Config{{}, {Huffman: fastpath.HuffmanNever}, {Indexing: fastpath.IndexAll}} {
 		var e Encoder
 		e.Init(cfg)
 		var d Decoder
@@ -23,7 +23,7 @@ func TestInitForgets(t *testing.T) {
 			}
 			frame := make([]byte, 9)
 			n, res := e.Begin(frame, memscan.SecretList())
-			for ; res == MoreFields; n, res = e.Continue(frame) {
+			for ; res == fastpath.MoreFields; n, res = e.Continue(frame) {
 				if err := d.Write(frame[:n], &got); err != nil {
 					t.Fatal(err)
 				}

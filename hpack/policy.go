@@ -2,20 +2,6 @@ package hpack
 
 import "github.com/hqpack/hqpack/fastpath"
 
-// Indexing is the encoder's policy for inserting fields into the dynamic
-// table: fastpath.Indexing, which the qpack package shares.
-type Indexing = fastpath.Indexing
-
-// The indexing policies (see fastpath.Indexing).
-const (
-	// IndexDefault is nghttp2's policy (fastpath.IndexDefault).
-	IndexDefault = fastpath.IndexDefault
-	// IndexAll inserts every field that fits, as RFC 7541 Appendix C does.
-	IndexAll = fastpath.IndexAll
-	// IndexNone inserts only fields flagged fastpath.Index.
-	IndexNone = fastpath.IndexNone
-)
-
 // mode is the literal representation chosen for a field.
 type mode uint8
 
@@ -57,19 +43,19 @@ const contentLengthIndex = 28
 // decide returns the representation of a literal field under x: its flags, the
 // class of its static name (classPlain if none), its RFC 7541 entry size,
 // its value length and the table capacity it would be inserted into.
-func decide(x Indexing, f fastpath.Flags, c class, size, vlen, capacity int) mode {
+func decide(x fastpath.Indexing, f fastpath.Flags, c class, size, vlen, capacity int) mode {
 	switch {
 	case f&fastpath.NeverIndex != 0:
 		return neverIndexed
 	case f&fastpath.NoIndex != 0, c == classContentLength:
 		return withoutIndexing
-	case f&fastpath.Index != 0 || x == IndexAll:
+	case f&fastpath.Index != 0 || x == fastpath.IndexAll:
 		// Inserting an entry larger than the table would only empty it.
 		if size <= capacity {
 			return withIndexing
 		}
 		return withoutIndexing
-	case x == IndexNone:
+	case x == fastpath.IndexNone:
 		return withoutIndexing
 	}
 	switch c {

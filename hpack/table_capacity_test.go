@@ -19,7 +19,7 @@ func oneList(name, value string) *fastpath.FieldList {
 }
 
 func TestEncoderNamesAsGiven(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever, Indexing: IndexAll, NamesAsGiven: true})
+	e := New(Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll, NamesAsGiven: true})
 	first := e.AppendSection(nil, oneList("X-Mixed", "v"))
 	// A literal name, not lowercased, inserted as given.
 	if want := "40" + "07" + hex.EncodeToString([]byte("X-Mixed")) + "0176"; hex.EncodeToString(first) != want {
@@ -57,7 +57,7 @@ func TestEncoderNamesAsGiven(t *testing.T) {
 }
 
 func TestEncoderSetTableCapacity(t *testing.T) {
-	e := New(Config{Indexing: IndexAll})
+	e := New(Config{Indexing: fastpath.IndexAll})
 	e.AppendSection(nil, oneList("a", strings.Repeat("x", 100))) // 133 octets
 	e.AppendSection(nil, oneList("b", "y"))                      // 34 more
 	e.SetMaxTableSize(50)                                        // pending, then dropped

@@ -34,10 +34,10 @@ func TestHPACKSplitFieldToNghttp2(t *testing.T) {
 		buf := make([]byte, 16<<10)
 		var pieces [][]byte
 		n, res := enc.Begin(buf, &l)
-		for ; res == hpack.MoreFields; n, res = enc.Continue(buf) {
+		for ; res == fastpath.MoreFields; n, res = enc.Continue(buf) {
 			pieces = append(pieces, append([]byte(nil), buf[:n]...))
 		}
-		if res != hpack.Done {
+		if res != fastpath.Done {
 			t.Fatalf("section %d: %v", k, res)
 		}
 		pieces = append(pieces, append([]byte(nil), buf[:n]...))

@@ -2,21 +2,6 @@ package qpack
 
 import "github.com/hqpack/hqpack/fastpath"
 
-// Indexing is the Encoder's policy for inserting fields into the dynamic
-// table: fastpath.Indexing, which the hpack package shares.
-type Indexing = fastpath.Indexing
-
-// The indexing policies (see fastpath.Indexing).
-const (
-	// IndexDefault is nghttp2's policy (fastpath.IndexDefault), with
-	// inserts only of entries the encoder judges will be used.
-	IndexDefault = fastpath.IndexDefault
-	// IndexAll inserts every field that fits.
-	IndexAll = fastpath.IndexAll
-	// IndexNone inserts only fields flagged fastpath.Index.
-	IndexNone = fastpath.IndexNone
-)
-
 // nameClass is what the default policy knows about a static-table name.
 type nameClass uint8
 
@@ -46,15 +31,15 @@ var nameClasses = [99]nameClass{
 // Index (inserted if it fits), or 0 (inserted when the encoder judges it
 // pays and it is at most 3/4 of the table). sn is the lowest static index
 // of the name, or -1.
-func decide(x Indexing, f fastpath.Flags, sn int, vlen int) fastpath.Flags {
+func decide(x fastpath.Indexing, f fastpath.Flags, sn int, vlen int) fastpath.Flags {
 	switch {
 	case f&fastpath.NeverIndex != 0:
 		return fastpath.NeverIndex
 	case f&fastpath.NoIndex != 0:
 		return fastpath.NoIndex
-	case f&fastpath.Index != 0 || x == IndexAll:
+	case f&fastpath.Index != 0 || x == fastpath.IndexAll:
 		return fastpath.Index
-	case x == IndexNone:
+	case x == fastpath.IndexNone:
 		return fastpath.NoIndex
 	}
 	c := classPlain

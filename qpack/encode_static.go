@@ -138,7 +138,7 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 }
 
 // continueBuffered is Continue for a section planned by planStatic.
-func (e *Encoder) continueBuffered(dst []byte) (n int, res Result) {
+func (e *Encoder) continueBuffered(dst []byte) (n int, res fastpath.Result) {
 	p := &e.pl
 	end := p.off
 	for p.unit < len(p.ends) && p.ends[p.unit]-p.off <= len(dst) {
@@ -153,7 +153,7 @@ func (e *Encoder) continueBuffered(dst []byte) (n int, res Result) {
 	p.off = end
 	if p.unit == len(p.ends) {
 		e.sectionDone()
-		return n, Done
+		return n, fastpath.Done
 	}
-	return n, MoreFields
+	return n, fastpath.MoreFields
 }

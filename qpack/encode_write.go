@@ -7,25 +7,6 @@ import (
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
-// Result tells the caller of Begin and Continue what to do with dst[:n]:
-// fastpath.Result, which the hpack package shares.
-type Result = fastpath.Result
-
-// The results of Begin and Continue (see fastpath.Result).
-const (
-	// Done: the section is complete; dst[:n] is its last piece.
-	Done = fastpath.Done
-	// MoreFields: dst[:n] is a piece of the section and more follows; send
-	// it and call Continue. Pieces hold whole units (the prefix, field
-	// lines) unless one does not fit an empty dst: it is split.
-	MoreFields = fastpath.MoreFields
-	// BufferTooSmall: dst is empty; nothing was written.
-	BufferTooSmall = fastpath.BufferTooSmall
-	// NoSection: Continue with no section planned or left; nothing was
-	// written.
-	NoSection = fastpath.NoSection
-)
-
 // Begin plans the section that fields enumerate for stream streamID (see
 // Plan) and writes its first piece into dst[:len(dst)]: the prefix, then
 // whole field lines, or part of the first unit when that alone does not
@@ -35,28 +16,28 @@ const (
 //
 //	n, res := enc.Begin(streamID, buf, fields)
 //	es = enc.AppendEncoderStream(es[:0]) // to the encoder stream, first
-//	for res == qpack.MoreFields {        // send buf[:n] on the stream, then
+//	for res == fastpath.MoreFields { // send buf[:n] on the stream, then
 //		n, res = enc.Continue(buf)
 //	}
-//	// res == qpack.Done: send buf[:n], the section's last piece
+//	// res == fastpath.Done: send buf[:n], the section's last piece
 //
 // The whole section is planned here, inserts included, so fields is
 // consumed at once and Continue does not take it.
-func (e *Encoder) Begin(streamID uint64, dst []byte, fields fastpath.Enumerator) (n int, res Result) {
+func (e *Encoder) Begin(streamID uint64, dst []byte, fields fastpath.Enumerator) (n int, res fastpath.Result) {
 	e.Plan(streamID, fields)
 	return e.Continue(dst)
 }
 
 // Continue writes the next piece of the section planned by Plan or Begin
 // into dst[:len(dst)], as Begin does. With no section planned or left it
-// writes nothing and returns NoSection.
-func (e *Encoder) Continue(dst []byte) (n int, res Result) {
+// writes nothing and returns fastpath.NoSection.
+func (e *Encoder) Continue(dst []byte) (n int, res fastpath.Result) {
 	p := &e.pl
 	if !p.active {
-		return 0, NoSection
+		return 0, fastpath.NoSection
 	}
 	if len(dst) == 0 {
-		return 0, BufferTooSmall
+		return 0, fastpath.BufferTooSmall
 	}
 	if p.buffered {
 		return e.continueBuffered(dst)
@@ -65,7 +46,7 @@ func (e *Encoder) Continue(dst []byte) (n int, res Result) {
 	if e.pendAt < len(e.pend) {
 		k := copy(dst, e.pend[e.pendAt:])
 		if e.pendAt += k; e.pendAt < len(e.pend) {
-			return k, MoreFields
+			return k, fastpath.MoreFields
 		}
 		buf = dst[:k:len(dst)]
 	}
@@ -76,17 +57,17 @@ func (e *Encoder) Continue(dst []byte) (n int, res Result) {
 		}
 		if len(buf)+size > len(dst) {
 			if len(buf) > 0 {
-				return len(buf), MoreFields
+				return len(buf), fastpath.MoreFields
 			}
 			// A unit larger than dst goes out in pieces.
 			e.pend = e.appendUnit(e.pend[:0])
 			e.pendAt = copy(dst, e.pend)
-			return e.pendAt, MoreFields
+			return e.pendAt, fastpath.MoreFields
 		}
 		buf = e.appendUnit(buf)
 	}
 	e.sectionDone()
-	return len(buf), Done
+	return len(buf), fastpath.Done
 }
 
 // AppendPlanned appends the rest of the section planned by Plan (all of it,

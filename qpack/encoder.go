@@ -67,7 +67,7 @@ type EncoderConfig struct {
 	// encoder stream, and for raw Content-Length digits.
 	Huffman fastpath.HuffmanPolicy
 	// Indexing is the policy for inserting into the dynamic table.
-	Indexing Indexing
+	Indexing fastpath.Indexing
 	// AckMode says how acknowledgments arrive.
 	AckMode AckMode
 	// MaxOutstanding bounds the unacknowledged sections with dynamic
@@ -101,7 +101,7 @@ type EncoderConfig struct {
 // (a stream already blocked may reference more). Otherwise it falls back to
 // acknowledged entries, the static table and literals.
 //
-// What it inserts: the Indexing policy and per-field flags say what may go
+// What it inserts: the fastpath.Indexing policy and per-field flags say what may go
 // in; within that, the encoder inserts a field once it has repeated (or at
 // once while the table has free room and the section can reference the
 // entry), inserts a name alone when it keeps coming back with new values,
@@ -133,7 +133,7 @@ type Encoder struct {
 	maxBlocked uint64
 	maxOut     int
 	huff       wire.Huffman
-	indexing   Indexing
+	indexing   fastpath.Indexing
 	ack        AckMode
 
 	tbl     table.Table

@@ -38,7 +38,7 @@ func TestEncoderAllocs(t *testing.T) {
 			es = e.AppendEncoderStream(es[:0])
 			// The same section again, in frames.
 			l.Rewind()
-			for n, res := e.Begin(id+4, frame, &l); res != Done; n, res = e.Continue(frame) {
+			for n, res := e.Begin(id+4, frame, &l); res != fastpath.Done; n, res = e.Continue(frame) {
 				_ = n
 			}
 			es = e.AppendEncoderStream(es[:0])

@@ -107,11 +107,11 @@ func muPieces(t *testing.T, e *Encoder, stream uint64, fields fastpath.Enumerato
 	buf := make([]byte, size)
 	n, res := e.Begin(stream, buf, fields)
 	var out []byte
-	for res == MoreFields {
+	for res == fastpath.MoreFields {
 		out = append(out, buf[:n]...)
 		n, res = e.Continue(buf)
 	}
-	if res != Done {
+	if res != fastpath.Done {
 		t.Fatalf("%d-byte buffer: %v", size, res)
 	}
 	return append(out, buf[:n]...)
@@ -150,18 +150,18 @@ func TestEncoderMisuse(t *testing.T) {
 			c.receive("AppendSection", 4, c.e.AppendSection(4, nil, muList(nil)), nil)
 		}},
 		{"a zero-length buffer", func(t *testing.T, c *misuseConn) {
-			if n, res := c.e.Begin(0, nil, muList(request)); n != 0 || res != BufferTooSmall {
+			if n, res := c.e.Begin(0, nil, muList(request)); n != 0 || res != fastpath.BufferTooSmall {
 				t.Fatalf("Begin: %d %v", n, res)
 			}
 			c.receive("section", 0, muPieces(t, c.e, 0, muList(request), 8), request)
 		}},
 		{"Continue with no section", func(t *testing.T, c *misuseConn) {
-			if n, res := c.e.Continue(make([]byte, 64)); n != 0 || res != NoSection {
+			if n, res := c.e.Continue(make([]byte, 64)); n != 0 || res != fastpath.NoSection {
 				t.Fatalf("before Begin: %d %v", n, res)
 			}
 			c.receive("section", 0, muPieces(t, c.e, 0, muList(request), 64), request)
-			if n, res := c.e.Continue(make([]byte, 64)); n != 0 || res != NoSection {
-				t.Fatalf("after Done: %d %v", n, res)
+			if n, res := c.e.Continue(make([]byte, 64)); n != 0 || res != fastpath.NoSection {
+				t.Fatalf("after fastpath.Done: %d %v", n, res)
 			}
 		}},
 		{"a 40 KiB cookie through 16 KiB buffers", func(t *testing.T, c *misuseConn) {
@@ -179,7 +179,7 @@ func TestEncoderMisuse(t *testing.T) {
 		{"a section abandoned", func(t *testing.T, c *misuseConn) {
 			c.receive("first", 0, muPieces(t, c.e, 0, muList(request), 64), request)
 			other := []etField{{Name: "x-new", Value: "entry"}, {Name: "x-another", Value: "one"}, {Name: ":path", Value: "/other"}}
-			if _, res := c.e.Begin(4, make([]byte, 6), muList(other)); res != MoreFields {
+			if _, res := c.e.Begin(4, make([]byte, 6), muList(other)); res != fastpath.MoreFields {
 				t.Fatalf("Begin: %v", res)
 			}
 			// Never sent: the stream is reset, and the decoder says so.
@@ -193,7 +193,7 @@ func TestEncoderMisuse(t *testing.T) {
 	for _, cfg := range []EncoderConfig{
 		{},
 		{MaxTableCapacity: 4096, MaxBlockedStreams: 100, TableCapacity: 4096},
-		{MaxTableCapacity: 4096, MaxBlockedStreams: 0, TableCapacity: 4096, Indexing: IndexAll},
+		{MaxTableCapacity: 4096, MaxBlockedStreams: 0, TableCapacity: 4096, Indexing: fastpath.IndexAll},
 	} {
 		for _, zero := range []bool{true, false} {
 			if zero && cfg.TableCapacity != 0 {

@@ -58,8 +58,8 @@ func etRandomSection(r *rand.Rand) []etField {
 }
 
 // etExpect is what the decoder must deliver for fields: raw lengths as
-// strings, never-indexed where the flags or IndexDefault say so.
-func etExpect(fields []etField, x Indexing) []etGot {
+// strings, never-indexed where the flags or fastpath.IndexDefault say so.
+func etExpect(fields []etField, x fastpath.Indexing) []etGot {
 	var w []etGot
 	for _, f := range fields {
 		g := etGot{Name: f.Name, Value: f.Value, Never: f.Flags&fastpath.NeverIndex != 0}
@@ -203,7 +203,7 @@ func etRunRoundTrip(t *testing.T, c etRTConfig) []string {
 		cfg.AckMode = AckNever
 	}
 	if r.Intn(4) == 0 {
-		cfg.Indexing = IndexAll
+		cfg.Indexing = fastpath.IndexAll
 	}
 	rt := &etRoundTrip{t: t, r: r, enc: etEncoder(cfg), dec: new(Decoder), feedAcks: c.Mode == 0,
 		queued: map[uint64][][]byte{}, want: map[uint64][][]etGot{}, held: map[uint64]bool{}, cancel: map[uint64]bool{}}

@@ -115,10 +115,10 @@ func TestEncoderBeginContinue(t *testing.T) {
 	if n := e.Plan(0, newEtFields(fields)); n != len(whole) || e.Remaining() != n {
 		t.Fatalf("Plan = %d, Remaining %d, section is %d bytes", n, e.Remaining(), len(whole))
 	}
-	if n, res := e.Continue(nil); n != 0 || res != BufferTooSmall || e.Remaining() != len(whole) {
+	if n, res := e.Continue(nil); n != 0 || res != fastpath.BufferTooSmall || e.Remaining() != len(whole) {
 		t.Fatalf("empty buffer: %d, %v, remaining %d", n, res, e.Remaining())
 	}
-	// Every buffer size: MoreFields until Done; a piece ends where the next
+	// Every buffer size: fastpath.MoreFields until fastpath.Done; a piece ends where the next
 	// line would not fit, or fills the buffer with a line that does not
 	// fit an empty one.
 	lines := etLineEnds(t, whole)
@@ -133,10 +133,10 @@ func TestEncoderBeginContinue(t *testing.T) {
 		var got []byte
 		for {
 			got = append(got, buf[:n]...)
-			if res == Done {
+			if res == fastpath.Done {
 				break
 			}
-			if res != MoreFields || n == 0 || len(got) > len(whole) {
+			if res != fastpath.MoreFields || n == 0 || len(got) > len(whole) {
 				t.Fatalf("size %d: %v with %d bytes", size, res, n)
 			}
 			if next, ok := lines[len(got)]; ok || len(got) == 2 {
@@ -159,14 +159,14 @@ func TestEncoderBeginContinue(t *testing.T) {
 	e.Init(EncoderConfig{})
 	e.Plan(0, newEtFields(fields))
 	n, res := e.Continue(make([]byte, 3))
-	if res != MoreFields || n != 2 {
+	if res != fastpath.MoreFields || n != 2 {
 		t.Fatalf("3-byte buffer: %d, %v", n, res)
 	}
 	if got := e.AppendPlanned(append([]byte(nil), whole[:n]...)); !bytes.Equal(got, whole) || e.Remaining() != 0 {
 		t.Errorf("AppendPlanned: %x, want %x", got, whole)
 	}
 	var fresh Encoder
-	if n, res := fresh.Continue(make([]byte, 10)); n != 0 || res != NoSection {
+	if n, res := fresh.Continue(make([]byte, 10)); n != 0 || res != fastpath.NoSection {
 		t.Errorf("Continue with nothing planned: %d, %v", n, res)
 	}
 }
@@ -204,7 +204,7 @@ func etLineEnds(t *testing.T, sec []byte) map[int]int {
 
 func TestEncoderDecoderStreamInstructions(t *testing.T) {
 	cfg := etDynamic(220, 100)
-	cfg.Indexing = IndexAll
+	cfg.Indexing = fastpath.IndexAll
 	e := etEncoder(cfg)
 	e.AppendSection(4, nil, newEtFields([]etField{{Name: ":authority", Value: "www.example.com"}, {Name: ":path", Value: "/sample/path"}}))
 	if e.InsertCount() != 2 || e.Outstanding() != 1 || e.BlockedStreams() != 1 {
@@ -250,7 +250,7 @@ func TestEncoderDecoderStreamErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		cfg := etDynamic(256, 100)
-		cfg.Indexing = IndexAll
+		cfg.Indexing = fastpath.IndexAll
 		e := etEncoder(cfg)
 		e.AppendSection(4, nil, newEtFields([]etField{{Name: "x", Value: "y"}, {Name: "x", Value: "z"}}))
 		in, _ := hex.DecodeString(tt.input)
@@ -280,7 +280,7 @@ func TestEncoderDecoderStreamErrors(t *testing.T) {
 // holds.
 func TestEncoderKeepsReferencedEntries(t *testing.T) {
 	cfg := etDynamic(100, 1) // room for two entries of 40 bytes
-	cfg.Indexing = IndexAll
+	cfg.Indexing = fastpath.IndexAll
 	e := etEncoder(cfg)
 	a := []etField{{Name: "aaaa", Value: "1111"}}
 	b := []etField{{Name: "bbbb", Value: "2222"}}
@@ -384,7 +384,7 @@ func TestEncoderAckNever(t *testing.T) {
 func TestEncoderMaxOutstanding(t *testing.T) {
 	cfg := etDynamic(4096, 100)
 	cfg.MaxOutstanding = 2
-	cfg.Indexing = IndexAll
+	cfg.Indexing = fastpath.IndexAll
 	e := etEncoder(cfg)
 	f := []etField{{Name: "x-a", Value: "1"}}
 	for i := range 3 {
@@ -403,7 +403,7 @@ func TestEncoderMaxOutstanding(t *testing.T) {
 
 func TestEncoderLargeField(t *testing.T) {
 	cfg := etDynamic(256, 100)
-	cfg.Indexing = IndexAll
+	cfg.Indexing = fastpath.IndexAll
 	e := etEncoder(cfg)
 	big := strings.Repeat("x", 300)
 	var d Decoder
@@ -430,7 +430,7 @@ func TestEncoderLargeField(t *testing.T) {
 // order.
 func TestEncoderTrailers(t *testing.T) {
 	cfg := etDynamic(4096, 1)
-	cfg.Indexing = IndexAll
+	cfg.Indexing = fastpath.IndexAll
 	e := etEncoder(cfg)
 	e.AppendSection(4, nil, newEtFields([]etField{{Name: "x-a", Value: "1"}}))
 	sec := e.AppendSection(4, nil, newEtFields([]etField{{Name: "x-b", Value: "2"}})) // trailers

@@ -96,14 +96,14 @@ func etSnapshot(e *Encoder) etState {
 // etCall is what one Begin or Continue call returned, and the state after.
 type etCall struct {
 	N     int
-	Res   Result
+	Res   fastpath.Result
 	Bytes []byte
 	Pos   int
 	State etState
 }
 
 // etRunBuffers encodes the sections with Begin and Continue in buffers of
-// size bufSize (a larger one after BufferTooSmall), recording every call.
+// size bufSize (a larger one after fastpath.BufferTooSmall), recording every call.
 func etRunBuffers(c etEqCase, bufSize int, str bool) []etCall {
 	cfg := etDynamic(c.Capacity, 2)
 	cfg.Huffman = c.Huffman
@@ -118,10 +118,10 @@ func etRunBuffers(c etEqCase, bufSize int, str bool) []etCall {
 		n, res := e.Begin(uint64(4*(i%3)), buf, fields)
 		for {
 			calls = append(calls, etCall{n, res, append([]byte(nil), buf[:n]...), fields.Pos(), etSnapshot(e)})
-			if res == Done {
+			if res == fastpath.Done {
 				break
 			}
-			if res == BufferTooSmall {
+			if res == fastpath.BufferTooSmall {
 				buf = make([]byte, 2*len(buf))
 			}
 			n, res = e.Continue(buf)

@@ -31,7 +31,7 @@ func ExampleEncoder() {
 		var buf [16]byte                   // the payload, in whole field lines
 		for w, res := enc.Continue(buf[:]); ; w, res = enc.Continue(buf[:]) {
 			frame = append(frame, buf[:w]...)
-			if res == qpack.Done {
+			if res == fastpath.Done {
 				break
 			}
 		}

@@ -15,7 +15,7 @@ func TestInitForgets(t *testing.T) {
 	for _, cfg := range []EncoderConfig{
 		{},
 		{Huffman: fastpath.HuffmanNever},
-		{MaxTableCapacity: 4096, MaxBlockedStreams: 100, TableCapacity: 4096, Indexing: IndexAll},
+		{MaxTableCapacity: 4096, MaxBlockedStreams: 100, TableCapacity: 4096, Indexing: fastpath.IndexAll},
 	} {
 		var e Encoder
 		e.Init(cfg)
@@ -27,7 +27,7 @@ func TestInitForgets(t *testing.T) {
 			frame := make([]byte, 9)
 			n, res := e.Begin(4*i+1, frame, memscan.SecretList())
 			var pieces []byte
-			for ; res == MoreFields; n, res = e.Continue(frame) {
+			for ; res == fastpath.MoreFields; n, res = e.Continue(frame) {
 				pieces = append(pieces, frame[:n]...)
 			}
 			sections = append(sections, append(pieces, frame[:n]...))

@@ -82,15 +82,15 @@ func (h *hqpackHPACKEncoder) Start(Setting) error {
 func (h *hqpackHPACKEncoder) Encode(_ int, l *List) ([]byte, []byte, error) {
 	Fill(&h.l, l)
 	n, res := h.e.Begin(h.frame, &h.l)
-	if res == hpack.Done {
+	if res == fastpath.Done {
 		return h.frame[:n], nil, nil
 	}
 	h.out = append(h.out[:0], h.frame[:n]...)
-	for res == hpack.MoreFields {
+	for res == fastpath.MoreFields {
 		n, res = h.e.Continue(h.frame)
 		h.out = append(h.out, h.frame[:n]...)
 	}
-	if res != hpack.Done {
+	if res != fastpath.Done {
 		return nil, nil, fmt.Errorf("Begin/Continue: %v", res)
 	}
 	return h.out, nil, nil

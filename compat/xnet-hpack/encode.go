@@ -56,7 +56,7 @@ func NewEncoder(w io.Writer) *Encoder {
 		minSize:      math.MaxUint32,
 		maxSizeLimit: initialHeaderTableSize,
 	}
-	e.enc.Init(hq.Config{Indexing: hq.IndexAll, NamesAsGiven: true})
+	e.enc.Init(hq.Config{Indexing: fastpath.IndexAll, NamesAsGiven: true})
 	e.enc.SetTableCapacity(initialHeaderTableSize)
 	return e
 }

@@ -133,7 +133,7 @@ func (e *hqEncoder) writeHeaders(fr *http2.Framer, id uint32, endStream bool, ma
 	buf := e.buf[:maxFrame]
 	n, res := e.enc.Begin(buf, l)
 	for first := true; ; first = false {
-		last := res == hpack.Done
+		last := res == fastpath.Done
 		var err error
 		if first {
 			err = fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: buf[:n], EndStream: endStream, EndHeaders: last})
@@ -146,7 +146,7 @@ func (e *hqEncoder) writeHeaders(fr *http2.Framer, id uint32, endStream bool, ma
 		if last {
 			break
 		}
-		if res != hpack.MoreFields {
+		if res != fastpath.MoreFields {
 			return fmt.Errorf("stream %d: encoding the response: %v", id, res)
 		}
 		n, res = e.enc.Continue(buf)

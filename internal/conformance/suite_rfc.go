@@ -25,7 +25,7 @@ func RunRFCExamples(ex *RFCExamples) *Suite {
 		if e.FreshContext || enc == nil {
 			size := sizeConfig(e.Settings.HeaderTableSize)
 			dec.Init(hpack.DecoderConfig{MaxTableSize: size, InitialTableSize: size})
-			c := hpack.Config{TableLimit: size, InitialTableSize: size, Indexing: hpack.IndexAll, Huffman: fastpath.HuffmanNever}
+			c := hpack.Config{TableLimit: size, InitialTableSize: size, Indexing: fastpath.IndexAll, Huffman: fastpath.HuffmanNever}
 			if e.Huffman {
 				c.Huffman = fastpath.HuffmanAlways
 			}

@@ -246,10 +246,10 @@ func (c *Conn) AppendHeaders(dst []byte, id uint64, fields *fastpath.FieldList) 
 		}
 		k, res := c.enc.Continue(dst[len(dst):cap(dst)])
 		dst = dst[:len(dst)+k]
-		if res == qpack.Done {
+		if res == fastpath.Done {
 			break
 		}
-		if res == qpack.NoSection {
+		if res == fastpath.NoSection {
 			panic("h3: Continue lost the planned section")
 		}
 		// MoreFields: the room is full; BufferTooSmall cannot happen
