@@ -35,11 +35,9 @@ var patterns = [...]struct {
 // within cap(dst) and reports false, changing nothing, when the field does
 // not fit.
 func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Flags, n int64, raw bool) ([]byte, bool) {
-	if raw {
-		if n >= 0 {
-			return e.contentLength(dst, grow, uint64(n), f)
-		}
-		// Not a length; sent as the string it would be.
+	if raw && n >= 0 {
+		return e.contentLength(dst, grow, uint64(n), f)
+	} else if raw { // not a length: sent as the string it would be
 		value = e.negative(n)
 	}
 	if idx, ok := e.recall(e.pos, name, value, f); ok {
@@ -63,8 +61,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		return e.indexed(dst, grow, uint64(exact))
 	}
 	idx := uint64(nameIdx)
-	var h table.Hash
-	hashed := false
+	h, hashed := table.Hash{}, false
 	if e.table.Len() == 0 {
 		e.named = 0
 	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || lookupAll) {
@@ -124,8 +121,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	return dst, true
 }
 
-// indexed writes an Indexed Header Field (RFC 7541 §6.1), the common one
-// byte with no size update before it first, in the fewest steps.
+// indexed writes an Indexed Header Field (RFC 7541 §6.1), one byte first.
 func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
 	if idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
 		e.started = true
