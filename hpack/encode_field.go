@@ -35,11 +35,9 @@ var patterns = [...]struct {
 // within cap(dst) and reports false, changing nothing, when the field does
 // not fit.
 func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Flags, n int64, raw bool) ([]byte, bool) {
-	if raw {
-		if n >= 0 {
-			return e.contentLength(dst, grow, uint64(n), f)
-		}
-		// Not a length; sent as the string it would be.
+	if raw && n >= 0 {
+		return e.contentLength(dst, grow, uint64(n), f)
+	} else if raw { // not a length: sent as the string it would be
 		value = e.negative(n)
 	}
 	if idx, ok := e.recall(e.pos, name, value, f); ok {
@@ -57,16 +55,13 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 
 	// A never-indexed field is never sent as a reference to an entry: the
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
+	// (Noted first: one that does not fit is found again by recall.)
 	if exact != 0 && m != neverIndexed {
-		dst, ok := e.indexed(dst, grow, uint64(exact))
-		if ok {
-			e.note(e.pos, exact, 0, f)
-		}
-		return dst, ok
+		e.note(e.pos, exact, 0, f)
+		return e.indexed(dst, grow, uint64(exact))
 	}
 	idx := uint64(nameIdx)
-	var h table.Hash
-	hashed := false
+	h, hashed := table.Hash{}, false
 	if e.table.Len() == 0 {
 		e.named = 0
 	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || lookupAll) {
@@ -80,11 +75,8 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		abs, exactDyn, found := e.table.LookupHashed(h, name, value, e.lo, hi)
 		switch {
 		case found && exactDyn && m != neverIndexed:
-			dst, ok := e.indexed(dst, grow, static.HPACKLen+hi-abs)
-			if ok {
-				e.note(e.pos, 0, abs+1, f)
-			}
-			return dst, ok
+			e.note(e.pos, 0, abs+1, f)
+			return e.indexed(dst, grow, static.HPACKLen+hi-abs)
 		case found && idx == 0:
 			idx = static.HPACKLen + hi - abs
 		}
@@ -103,13 +95,11 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	if grow {
 		dst = slices.Grow(dst, need)
 	} else if len(dst)+need > cap(dst) {
-		exactNeed := e.updLen + wire.StringLen(7, value, e.huffman)
-		if idx != 0 {
-			exactNeed += wire.IntLen(p.prefix, idx)
-		} else {
-			exactNeed += 1 + wire.StringLen(7, name, e.huffman)
+		need += wire.StringLen(7, value, e.huffman) - wire.StringMax(7, value, e.huffman)
+		if idx == 0 {
+			need += wire.StringLen(7, name, e.huffman) - wire.StringMax(7, name, e.huffman)
 		}
-		if len(dst)+exactNeed > cap(dst) {
+		if len(dst)+need > cap(dst) {
 			return dst, false
 		}
 	}
@@ -131,8 +121,12 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	return dst, true
 }
 
-// indexed writes an Indexed Header Field (RFC 7541 §6.1).
+// indexed writes an Indexed Header Field (RFC 7541 §6.1), one byte first.
 func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
+	if idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
+		e.started = true
+		return append(dst, patIndexed|byte(idx)), true
+	}
 	dst, ok := e.room(dst, grow, e.updLen+wire.IntLen(7, idx))
 	if !ok {
 		return dst, false
