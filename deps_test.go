@@ -17,6 +17,7 @@ var corePackages = []string{
 	"./internal/memscan/...",
 	"./internal/corpustest/...",
 	"./internal/field/...",
+	"./internal/qinstr/...",
 	"./fastpath/...",
 	"./hpack/...",
 	"./qpack/...",

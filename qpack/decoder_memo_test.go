@@ -2,6 +2,7 @@ package qpack
 
 import (
 	"fmt"
+	"github.com/hqpack/hqpack/internal/qinstr"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -139,9 +140,9 @@ func TestDecoderMemoProperty(t *testing.T) {
 					hn, hv := fastpath.HuffmanPolicy(r.Intn(3)), fastpath.HuffmanPolicy(r.Intn(3))
 					switch r.Intn(4) {
 					case 0:
-						b = AppendIndexed(b, true, uint64(r.Intn(99)))
+						b = qinstr.AppendIndexed(b, true, uint64(r.Intn(99)))
 					case 1:
-						b = AppendLiteralNameRef(b, true, uint64(r.Intn(99)), value, r.Intn(4) == 0, hv)
+						b = qinstr.AppendLiteralNameRef(b, true, uint64(r.Intn(99)), value, r.Intn(4) == 0, hv)
 					default:
 						b = wire.AppendString(b, 0x20, 3, name, hn)
 						b = wire.AppendString(b, 0, 7, value, hv)
@@ -178,7 +179,7 @@ func TestDecoderMemoBudget(t *testing.T) {
 	var d Decoder
 	for i := range 2000 {
 		v := fmt.Sprintf("%0*d", 1+i%500, i)
-		sec := AppendLiteralNameRef([]byte{0, 0}, true, 92, v, false, fastpath.HuffmanAlways)
+		sec := qinstr.AppendLiteralNameRef([]byte{0, 0}, true, 92, v, false, fastpath.HuffmanAlways)
 		if _, err := d.DecodeSection(0, sec, nopSink{}); err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +200,7 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 		for i := range v {
 			v[i] = alphabet[(i*7+n)%len(alphabet)]
 		}
-		orig := AppendLiteralNameRef([]byte{0, 0, 0xd9}, true, 92, string(v), false, fastpath.HuffmanAlways)
+		orig := qinstr.AppendLiteralNameRef([]byte{0, 0, 0xd9}, true, 92, string(v), false, fastpath.HuffmanAlways)
 		// The value's coded bytes: past the prefix, the indexed line, the
 		// name reference and the one-byte length.
 		const at = 6

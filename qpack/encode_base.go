@@ -1,6 +1,9 @@
 package qpack
 
-import "github.com/hqpack/hqpack/internal/wire"
+import (
+	"github.com/hqpack/hqpack/internal/qinstr"
+	"github.com/hqpack/hqpack/internal/wire"
+)
 
 // finishPlan chooses the Base, sizes every line and registers the section.
 func (e *Encoder) finishPlan() {
@@ -102,14 +105,6 @@ func (f *planField) lineLen(base uint64) int {
 	return n
 }
 
-// encodeRIC returns the encoded Required Insert Count (RFC 9204 §4.5.1.1).
-func encodeRIC(ric, maxEntries uint64) uint64 {
-	if ric == 0 {
-		return 0
-	}
-	return ric%(2*maxEntries) + 1
-}
-
 // baseLen returns the length of the Delta Base part of a prefix.
 func baseLen(ric, base uint64) int {
 	if base >= ric {
@@ -120,5 +115,5 @@ func baseLen(ric, base uint64) int {
 
 // prefixLen returns the length of the Encoded Field Section Prefix.
 func prefixLen(ric, base, maxEntries uint64) int {
-	return wire.IntLen(8, encodeRIC(ric, maxEntries)) + baseLen(ric, base)
+	return wire.IntLen(8, qinstr.EncodeRIC(ric, maxEntries)) + baseLen(ric, base)
 }

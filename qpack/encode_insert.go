@@ -2,6 +2,7 @@ package qpack
 
 import (
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/qinstr"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
 )
@@ -142,7 +143,7 @@ const maxRescues = 16
 // insert (a static-only connection sends nothing on the encoder stream).
 func (e *Encoder) emitCapacity() {
 	if !e.capSent {
-		e.stream = AppendSetCapacity(e.stream, uint64(e.capacity))
+		e.stream = qinstr.AppendSetCapacity(e.stream, uint64(e.capacity))
 		e.capSent = true
 	}
 }
@@ -169,11 +170,11 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	}
 	switch kind {
 	case 0:
-		e.stream = AppendInsertWithLiteralName(e.stream, name, value, e.huff)
+		e.stream = qinstr.AppendInsertWithLiteralName(e.stream, name, value, e.huff)
 	case 1:
-		e.stream = AppendInsertWithNameRef(e.stream, true, idx, value, e.huff)
+		e.stream = qinstr.AppendInsertWithNameRef(e.stream, true, idx, value, e.huff)
 	default:
-		e.stream = AppendInsertWithNameRef(e.stream, false, idx, value, e.huff)
+		e.stream = qinstr.AppendInsertWithNameRef(e.stream, false, idx, value, e.huff)
 	}
 	first := e.oldest()
 	e.hist.grow(first, ins)
@@ -185,7 +186,7 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 func (e *Encoder) emitDuplicate(abs uint64) {
 	e.emitCapacity()
 	ins := e.tbl.Inserted()
-	e.stream = AppendDuplicate(e.stream, ins-1-abs)
+	e.stream = qinstr.AppendDuplicate(e.stream, ins-1-abs)
 	first := e.oldest()
 	e.hist.grow(first, ins)
 	m := *e.hist.metaAt(abs)

@@ -2,6 +2,7 @@ package qpack
 
 import (
 	"github.com/hqpack/hqpack/internal/field"
+	"github.com/hqpack/hqpack/internal/qinstr"
 	"strconv"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -130,9 +131,9 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 	case sx >= 0 && !never:
 		return wire.AppendInt(dst, 0xc0, 6, uint64(sx))
 	case sn >= 0:
-		dst = wire.AppendInt(dst, 0x50|neverBit(never, 0x20), 4, uint64(sn))
+		dst = wire.AppendInt(dst, 0x50|qinstr.NeverBit(never, 0x20), 4, uint64(sn))
 	default:
-		dst = wire.AppendString(dst, 0x20|neverBit(never, 0x10), 3, name, e.huff)
+		dst = wire.AppendString(dst, 0x20|qinstr.NeverBit(never, 0x10), 3, name, e.huff)
 	}
 	return wire.AppendString(dst, 0, 7, value, e.huff)
 }

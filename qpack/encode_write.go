@@ -1,6 +1,7 @@
 package qpack
 
 import (
+	"github.com/hqpack/hqpack/internal/qinstr"
 	"slices"
 
 	"github.com/hqpack/hqpack/fastpath"
@@ -160,7 +161,7 @@ func (e *Encoder) appendUnit(dst []byte) []byte {
 	p := &e.pl
 	if p.next < 0 {
 		p.next = 0
-		return AppendSectionPrefix(dst, p.ric, p.base, e.maxEntries)
+		return qinstr.AppendSectionPrefix(dst, p.ric, p.base, e.maxEntries)
 	}
 	f := &p.fields[p.next]
 	p.next++
@@ -171,22 +172,22 @@ func (e *Encoder) appendUnit(dst []byte) []byte {
 func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 	switch f.kind {
 	case repStatic:
-		return AppendIndexed(dst, true, f.ref)
+		return qinstr.AppendIndexed(dst, true, f.ref)
 	case repDynamic:
 		if f.ref < base {
-			return AppendIndexed(dst, false, base-1-f.ref)
+			return qinstr.AppendIndexed(dst, false, base-1-f.ref)
 		}
-		return AppendIndexedPostBase(dst, f.ref-base)
+		return qinstr.AppendIndexedPostBase(dst, f.ref-base)
 	case repLitStatic, repLitDigits:
-		dst = wire.AppendInt(dst, 0x50|neverBit(f.never, 0x20), 4, f.ref)
+		dst = wire.AppendInt(dst, 0x50|qinstr.NeverBit(f.never, 0x20), 4, f.ref)
 	case repLitDynamic:
 		if f.ref < base {
-			dst = wire.AppendInt(dst, 0x40|neverBit(f.never, 0x20), 4, base-1-f.ref)
+			dst = wire.AppendInt(dst, 0x40|qinstr.NeverBit(f.never, 0x20), 4, base-1-f.ref)
 		} else {
-			dst = wire.AppendInt(dst, neverBit(f.never, 0x08), 3, f.ref-base)
+			dst = wire.AppendInt(dst, qinstr.NeverBit(f.never, 0x08), 3, f.ref-base)
 		}
 	case repLitName:
-		dst = e.appendChosen(dst, 0x20|neverBit(f.never, 0x10), 3, f.name, f.nlen, f.nhuff)
+		dst = e.appendChosen(dst, 0x20|qinstr.NeverBit(f.never, 0x10), 3, f.name, f.nlen, f.nhuff)
 	}
 	if f.kind == repLitDigits {
 		if f.vhuff {
@@ -197,13 +198,6 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 		return wire.AppendDigits(dst, f.cl)
 	}
 	return e.appendChosen(dst, 0, 7, f.value, f.vlen, f.vhuff)
-}
-
-func neverBit(never bool, bit byte) byte {
-	if never {
-		return bit
-	}
-	return 0
 }
 
 // appendChosen appends s as a string literal whose coding was chosen at

@@ -3,6 +3,7 @@ package qpack
 import (
 	"encoding/hex"
 	"encoding/json"
+	"github.com/hqpack/hqpack/internal/qinstr"
 	"os"
 	"testing"
 
@@ -75,23 +76,23 @@ func TestEncoderRFC9204Examples(t *testing.T) {
 				for _, in := range st.Instructions {
 					switch in.Op {
 					case "set_dynamic_table_capacity":
-						got = AppendSetCapacity(got, in.Capacity)
+						got = qinstr.AppendSetCapacity(got, in.Capacity)
 					case "insert_with_name_reference":
 						idx := in.RelIdx
 						if in.Static {
 							idx = in.NameIdx
 						}
-						got = AppendInsertWithNameRef(got, in.Static, idx, in.Value, h)
+						got = qinstr.AppendInsertWithNameRef(got, in.Static, idx, in.Value, h)
 					case "insert_with_literal_name":
-						got = AppendInsertWithLiteralName(got, in.Name, in.Value, h)
+						got = qinstr.AppendInsertWithLiteralName(got, in.Name, in.Value, h)
 					case "duplicate":
-						got = AppendDuplicate(got, in.RelIdx)
+						got = qinstr.AppendDuplicate(got, in.RelIdx)
 					default:
 						t.Fatalf("%s step %d: unknown op %q", ex.ID, i, in.Op)
 					}
 				}
 			default:
-				got = AppendSectionPrefix(nil, st.RIC, st.Base, maxEntries)
+				got = qinstr.AppendSectionPrefix(nil, st.RIC, st.Base, maxEntries)
 				if len(st.Representations) != len(st.Headers) {
 					t.Fatalf("%s step %d: %d representations for %d headers", ex.ID, i, len(st.Representations), len(st.Headers))
 				}
@@ -103,11 +104,11 @@ func TestEncoderRFC9204Examples(t *testing.T) {
 						if r.Static {
 							idx = r.Index
 						}
-						got = AppendIndexed(got, r.Static, idx)
+						got = qinstr.AppendIndexed(got, r.Static, idx)
 					case "indexed_post_base":
-						got = AppendIndexedPostBase(got, r.PostIdx)
+						got = qinstr.AppendIndexedPostBase(got, r.PostIdx)
 					case "literal_with_name_reference":
-						got = AppendLiteralNameRef(got, r.Static, r.NameIdx, value, r.Never, h)
+						got = qinstr.AppendLiteralNameRef(got, r.Static, r.NameIdx, value, r.Never, h)
 					default:
 						t.Fatalf("%s step %d: unknown representation %q", ex.ID, i, r.Kind)
 					}
@@ -132,16 +133,16 @@ func TestEncoderLiteralForms(t *testing.T) {
 		got  []byte
 		want string
 	}{
-		{"post-base name ref", AppendLiteralPostBaseNameRef(nil, 2, "ab", false, fastpath.HuffmanNever), "02026162"},
-		{"post-base name ref, N", AppendLiteralPostBaseNameRef(nil, 7, "", true, fastpath.HuffmanNever), "0f0000"},
-		{"literal name", AppendLiteralName(nil, "ab", "c", false, fastpath.HuffmanNever), "2261620163"},
-		{"literal name, N", AppendLiteralName(nil, "ab", "c", true, fastpath.HuffmanNever), "3261620163"},
-		{"literal name, long", AppendLiteralName(nil, "abcdefg", "", false, fastpath.HuffmanNever), "2700" + hex.EncodeToString([]byte("abcdefg")) + "00"},
-		{"literal name, Huffman", AppendLiteralName(nil, "custom-key", "", false, fastpath.HuffmanAlways), "2f0125a849e95ba97d7f80"},
-		{"name ref, dynamic, N", AppendLiteralNameRef(nil, false, 3, "x", true, fastpath.HuffmanNever), "630178"},
-		{"indexed static 98", AppendIndexed(nil, true, 98), "ff23"},
-		{"prefix, negative Base", AppendSectionPrefix(nil, 5, 2, 6), "0682"},
-		{"prefix, RIC wraps", AppendSectionPrefix(nil, 13, 13, 6), "0200"},
+		{"post-base name ref", qinstr.AppendLiteralPostBaseNameRef(nil, 2, "ab", false, fastpath.HuffmanNever), "02026162"},
+		{"post-base name ref, N", qinstr.AppendLiteralPostBaseNameRef(nil, 7, "", true, fastpath.HuffmanNever), "0f0000"},
+		{"literal name", qinstr.AppendLiteralName(nil, "ab", "c", false, fastpath.HuffmanNever), "2261620163"},
+		{"literal name, N", qinstr.AppendLiteralName(nil, "ab", "c", true, fastpath.HuffmanNever), "3261620163"},
+		{"literal name, long", qinstr.AppendLiteralName(nil, "abcdefg", "", false, fastpath.HuffmanNever), "2700" + hex.EncodeToString([]byte("abcdefg")) + "00"},
+		{"literal name, Huffman", qinstr.AppendLiteralName(nil, "custom-key", "", false, fastpath.HuffmanAlways), "2f0125a849e95ba97d7f80"},
+		{"name ref, dynamic, N", qinstr.AppendLiteralNameRef(nil, false, 3, "x", true, fastpath.HuffmanNever), "630178"},
+		{"indexed static 98", qinstr.AppendIndexed(nil, true, 98), "ff23"},
+		{"prefix, negative Base", qinstr.AppendSectionPrefix(nil, 5, 2, 6), "0682"},
+		{"prefix, RIC wraps", qinstr.AppendSectionPrefix(nil, 13, 13, 6), "0200"},
 	}
 	for _, tt := range tests {
 		if got := hex.EncodeToString(tt.got); got != tt.want {

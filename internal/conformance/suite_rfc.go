@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/hqpack/hqpack/internal/qinstr"
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
@@ -263,17 +264,17 @@ func rfcQPACKEncode(s *Suite, e *QPACKExample) error {
 			for _, in := range st.Instructions {
 				switch in.Op {
 				case "set_dynamic_table_capacity":
-					got = qpack.AppendSetCapacity(got, in.Capacity)
+					got = qinstr.AppendSetCapacity(got, in.Capacity)
 				case "insert_with_name_reference":
 					idx := in.RelativeIndex
 					if in.Static {
 						idx = in.NameIndex
 					}
-					got = qpack.AppendInsertWithNameRef(got, in.Static, idx, in.Value, h)
+					got = qinstr.AppendInsertWithNameRef(got, in.Static, idx, in.Value, h)
 				case "insert_with_literal_name":
-					got = qpack.AppendInsertWithLiteralName(got, in.Name, in.Value, h)
+					got = qinstr.AppendInsertWithLiteralName(got, in.Name, in.Value, h)
 				case "duplicate":
-					got = qpack.AppendDuplicate(got, in.RelativeIndex)
+					got = qinstr.AppendDuplicate(got, in.RelativeIndex)
 				default:
 					return atf(where, "unknown instruction %q", in.Op)
 				}
@@ -284,7 +285,7 @@ func rfcQPACKEncode(s *Suite, e *QPACKExample) error {
 			if len(st.Representations) != len(st.Headers) {
 				return atf(where, "%d representations for %d headers", len(st.Representations), len(st.Headers))
 			}
-			got = qpack.AppendSectionPrefix(nil, st.RequiredInsertCount, st.Base, maxEntries)
+			got = qinstr.AppendSectionPrefix(nil, st.RequiredInsertCount, st.Base, maxEntries)
 			for j, r := range st.Representations {
 				value := st.Headers[j].Value
 				switch r.Kind {
@@ -293,19 +294,19 @@ func rfcQPACKEncode(s *Suite, e *QPACKExample) error {
 					if r.Static {
 						idx = r.Index
 					}
-					got = qpack.AppendIndexed(got, r.Static, idx)
+					got = qinstr.AppendIndexed(got, r.Static, idx)
 				case "indexed_post_base":
-					got = qpack.AppendIndexedPostBase(got, r.PostBaseIndex)
+					got = qinstr.AppendIndexedPostBase(got, r.PostBaseIndex)
 				case "literal_with_name_reference":
 					idx := r.RelativeIndex
 					if r.Static {
 						idx = r.NameIndex
 					}
-					got = qpack.AppendLiteralNameRef(got, r.Static, idx, value, r.NeverIndex, h)
+					got = qinstr.AppendLiteralNameRef(got, r.Static, idx, value, r.NeverIndex, h)
 				case "literal_with_post_base_name_reference":
-					got = qpack.AppendLiteralPostBaseNameRef(got, r.PostBaseIndex, value, r.NeverIndex, h)
+					got = qinstr.AppendLiteralPostBaseNameRef(got, r.PostBaseIndex, value, r.NeverIndex, h)
 				case "literal_with_literal_name":
-					got = qpack.AppendLiteralName(got, st.Headers[j].Name, value, r.NeverIndex, h)
+					got = qinstr.AppendLiteralName(got, st.Headers[j].Name, value, r.NeverIndex, h)
 				default:
 					return atf(where, "unknown representation %q", r.Kind)
 				}

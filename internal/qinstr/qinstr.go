@@ -1,17 +1,16 @@
-package qpack
+// Package qinstr writes QPACK's instructions (RFC 9204): the encoder-stream
+// instructions of §4.3 and the pieces of an encoded field section of §4.5.
+// The qpack encoder writes with it, and the conformance suite drives the
+// RFC's Appendix B examples instruction by instruction.
+package qinstr
 
 import (
-	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
-// The instruction writers below append one RFC 9204 encoder-stream
-// instruction (§4.3) or one piece of an encoded field section (§4.5) to
-// dst. The Encoder uses them; they are exported so that a caller (or a
-// test driving the RFC's Appendix B examples) can write any instruction the
-// RFC allows. Index arguments are as on the wire: relative or post-base for
-// the dynamic table, 0-based for the static table. Strings are coded by the
-// Huffman policy h.
+// Each writer appends one instruction or piece to dst. Index arguments are
+// as on the wire: relative or post-base for the dynamic table, 0-based for
+// the static table. Strings are coded by the Huffman policy h.
 
 // AppendSetCapacity appends Set Dynamic Table Capacity (§4.3.1).
 func AppendSetCapacity(dst []byte, capacity uint64) []byte {
@@ -21,7 +20,7 @@ func AppendSetCapacity(dst []byte, capacity uint64) []byte {
 // AppendInsertWithNameRef appends Insert with Name Reference (§4.3.2): the
 // name of static entry index, or of the dynamic entry at relative index
 // index, and value.
-func AppendInsertWithNameRef(dst []byte, isStatic bool, index uint64, value string, h fastpath.HuffmanPolicy) []byte {
+func AppendInsertWithNameRef(dst []byte, isStatic bool, index uint64, value string, h wire.Huffman) []byte {
 	first := byte(0x80)
 	if isStatic {
 		first |= 0x40
@@ -31,7 +30,7 @@ func AppendInsertWithNameRef(dst []byte, isStatic bool, index uint64, value stri
 }
 
 // AppendInsertWithLiteralName appends Insert with Literal Name (§4.3.3).
-func AppendInsertWithLiteralName(dst []byte, name, value string, h fastpath.HuffmanPolicy) []byte {
+func AppendInsertWithLiteralName(dst []byte, name, value string, h wire.Huffman) []byte {
 	dst = wire.AppendString(dst, 0x40, 5, name, h)
 	return wire.AppendString(dst, 0, 7, value, h)
 }
@@ -46,7 +45,7 @@ func AppendDuplicate(dst []byte, index uint64) []byte {
 // Required Insert Count ric, encoded modulo 2*maxEntries (maxEntries is the
 // peer's maximum table capacity / 32), and the Base with its sign bit.
 func AppendSectionPrefix(dst []byte, ric, base, maxEntries uint64) []byte {
-	dst = wire.AppendInt(dst, 0, 8, encodeRIC(ric, maxEntries))
+	dst = wire.AppendInt(dst, 0, 8, EncodeRIC(ric, maxEntries))
 	if base >= ric {
 		return wire.AppendInt(dst, 0, 7, base-ric)
 	}
@@ -72,8 +71,8 @@ func AppendIndexedPostBase(dst []byte, index uint64) []byte {
 // AppendLiteralNameRef appends a Literal Field Line with Name Reference
 // (§4.5.4): the name of static entry index, or of the dynamic entry at
 // relative index index, and value. never sets the N bit (never-indexed).
-func AppendLiteralNameRef(dst []byte, isStatic bool, index uint64, value string, never bool, h fastpath.HuffmanPolicy) []byte {
-	first := 0x40 | neverBit(never, 0x20)
+func AppendLiteralNameRef(dst []byte, isStatic bool, index uint64, value string, never bool, h wire.Huffman) []byte {
+	first := 0x40 | NeverBit(never, 0x20)
 	if isStatic {
 		first |= 0x10
 	}
@@ -83,13 +82,29 @@ func AppendLiteralNameRef(dst []byte, isStatic bool, index uint64, value string,
 
 // AppendLiteralPostBaseNameRef appends a Literal Field Line with Post-Base
 // Name Reference (§4.5.5).
-func AppendLiteralPostBaseNameRef(dst []byte, index uint64, value string, never bool, h fastpath.HuffmanPolicy) []byte {
-	dst = wire.AppendInt(dst, neverBit(never, 0x08), 3, index)
+func AppendLiteralPostBaseNameRef(dst []byte, index uint64, value string, never bool, h wire.Huffman) []byte {
+	dst = wire.AppendInt(dst, NeverBit(never, 0x08), 3, index)
 	return wire.AppendString(dst, 0, 7, value, h)
 }
 
 // AppendLiteralName appends a Literal Field Line with Literal Name (§4.5.6).
-func AppendLiteralName(dst []byte, name, value string, never bool, h fastpath.HuffmanPolicy) []byte {
-	dst = wire.AppendString(dst, 0x20|neverBit(never, 0x10), 3, name, h)
+func AppendLiteralName(dst []byte, name, value string, never bool, h wire.Huffman) []byte {
+	dst = wire.AppendString(dst, 0x20|NeverBit(never, 0x10), 3, name, h)
 	return wire.AppendString(dst, 0, 7, value, h)
+}
+
+// EncodeRIC returns the encoded Required Insert Count (RFC 9204 §4.5.1.1).
+func EncodeRIC(ric, maxEntries uint64) uint64 {
+	if ric == 0 {
+		return 0
+	}
+	return ric%(2*maxEntries) + 1
+}
+
+// NeverBit returns bit when never is set: the N bit of a literal field line.
+func NeverBit(never bool, bit byte) byte {
+	if never {
+		return bit
+	}
+	return 0
 }
