@@ -4,6 +4,7 @@ import (
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/table"
+	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/hqpack/hqpack/static"
 )
 
@@ -22,17 +23,18 @@ type lineState struct {
 
 // fastLines decodes the lines of p from off for as long as they take the
 // common forms: an indexed field line (static, or dynamic and relative), a
-// literal with a static name reference or a literal name, with indexes
-// and lengths of one or two bytes, and strings that are raw or in the memo
-// (the memo is only read here, so a name from it stays valid while the
-// value is read). It returns the offset of the first line it leaves to
+// literal with a name reference (static, or dynamic and relative) or a
+// literal name, with indexes and lengths of one or two bytes, and strings
+// that are raw, Huffman-coded in a section without the memo, or in the
+// memo (only read here, so a name from it stays valid while the value is
+// read). It returns the offset of the first line it leaves to
 // line (len(p) at the end): any other form, and any line that is wrong or
 // over a limit, which line then reports exactly. Only a sink's error, or a
 // field that fails validation, is returned from here.
 //
 // It is line with fewer cases, and its state in st, so that few values
-// live across the call to the sink. The value of a literal with a static
-// name, the commonest literal, is read inline.
+// live across the call to the sink. The value of a literal with a name
+// reference, the commonest literal, is read inline.
 func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink) (int, error) {
 	for off < len(p) {
 		b := p[off]
@@ -69,7 +71,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 			}
 			next = off + 1
 
-		case b&0xd0 == 0x50: // 01N1xxxx Literal Field Line with static Name Reference
+		case b&0xc0 == 0x40: // 01NTxxxx Literal Field Line with Name Reference
 			idx, k := int(b&0x0f), 1
 			if idx == 0x0f {
 				// Most static names have a two-byte index.
@@ -78,11 +80,18 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				}
 				idx, k = 0x0f+int(p[off+1]), 2
 			}
-			if idx >= static.QPACKLen {
+			var ok bool
+			if b&0x10 == 0 { // dynamic, relative
+				if uint64(idx) >= st.base {
+					return off, nil
+				} else if name, _, id, ok = d.dynamic(st.base-1-uint64(idx), st.ric); !ok {
+					return off, nil
+				}
+			} else if idx >= static.QPACKLen {
 				return off, nil
+			} else {
+				name, id = staticBytes[idx].name, staticBytes[idx].id
 			}
-			e := &staticBytes[idx]
-			name, id = e.name, e.id
 			if b&0x20 != 0 {
 				f = fastpath.NeverIndex
 			}
@@ -108,12 +117,16 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 			}
 			next = start + l
 			q := p[start:next:next]
-			if c&0x80 == 0 {
+			switch {
+			case c&0x80 == 0:
 				value = q
-			} else {
-				if st.pred == nil {
+			case !d.memoOn:
+				if value, ok = huff(&d.valueBuf, q, limit); !ok {
 					return off, nil
 				}
+			case st.pred == nil:
+				return off, nil
+			default:
 				// Most strings are in the entry st.pred names: compared inline.
 				en := &d.memo.ents[*st.pred]
 				hit := int(en.n) == l
@@ -149,10 +162,10 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				f = fastpath.NeverIndex
 			}
 			var ok bool
-			if name, next, ok = d.fastString(p, off, 3, min(d.maxString, st.budget-table.Overhead), st); !ok {
+			if name, next, ok = d.fastString(p, off, 3, min(d.maxString, st.budget-table.Overhead), st, &d.nameBuf); !ok {
 				return off, nil
 			}
-			if value, next, ok = d.fastString(p, next, 7, min(d.maxString, st.budget-len(name)-table.Overhead), st); !ok {
+			if value, next, ok = d.fastString(p, next, 7, min(d.maxString, st.budget-len(name)-table.Overhead), st, &d.valueBuf); !ok {
 				return off, nil
 			}
 
@@ -182,13 +195,14 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 // fastString reads the string literal at p[off:] (H flag at bit n, n-bit
 // length) when that is quick: a length of one or two bytes, the string
 // whole in p and at most limit bytes long, raw (a subslice, capacity
-// trimmed, as wire.ReadString trims it) or Huffman-coded and in the memo.
+// trimmed, as wire.ReadString trims it) or Huffman-coded (into *buf when
+// the memo is off, or in the memo).
 // ok is false for anything else, which sectionString then reads. It returns
 // the offset past the string.
 //
 // The memo is searched where st.pred points first: sections repeat their
 // strings in order, so most are found without hashing.
-func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineState) (s []byte, next int, ok bool) {
+func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineState, buf *[]byte) (s []byte, next int, ok bool) {
 	if off >= len(p) {
 		return nil, 0, false
 	}
@@ -208,6 +222,10 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 	end := start + l
 	if c&(1<<n) == 0 {
 		return p[start:end:end], end, true
+	}
+	if !d.memoOn {
+		s, ok = huff(buf, p[start:end], limit)
+		return s, end, ok
 	}
 	if st.pred == nil {
 		return nil, 0, false
@@ -229,4 +247,12 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 		return out, end, true
 	}
 	return nil, 0, false
+}
+
+// huff decodes the Huffman string q into *buf, as readString does, for a
+// section without the memo. ok is false on any error, which line reports.
+func huff(buf *[]byte, q []byte, limit int) (s []byte, ok bool) {
+	s, err := wire.AppendHuffmanDecode((*buf)[:0], q, limit)
+	*buf = s
+	return s[:len(s):len(s)], err == nil
 }
