@@ -137,66 +137,25 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 // line decodes the line at p[off:], with every form and every check, and
 // returns the offset past it.
 func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (int, error) {
-	stream, ric, base, budget := st.stream, st.ric, st.base, st.budget
+	stream, budget := st.stream, st.budget
 	b := p[off]
 	start := off
 	var (
 		name, value []byte
 		id          static.FieldID
 		f           fastpath.Flags
-		k           int
 		err         error
-		ok          bool
 	)
+	// A reference: its prefix bits n, whether a value literal follows,
+	// and whether its index is static or post-base.
+	n, lit, stat, post := uint8(6), false, b&0x40 != 0, false
 	switch {
 	case b&0x80 != 0: // 1Txxxxxx Indexed Field Line
-		var idx uint64
-		if idx, k, err = wire.ReadInt(p[off:], 6); err != nil {
-			return 0, d.sectionErr(stream, off, err)
-		}
-		if b&0x40 != 0 {
-			e, ok := staticAt(idx)
-			if !ok {
-				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-			name, value, id = e.name, e.value, e.id
-		} else {
-			if idx >= base {
-				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-			if name, value, id, ok = d.dynamic(base-1-idx, ric); !ok {
-				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-		}
-		off += k
-
 	case b&0x40 != 0: // 01NTxxxx Literal Field Line with Name Reference
-		var idx uint64
-		if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
-			return 0, d.sectionErr(stream, off, err)
-		}
+		n, lit, stat = 4, true, b&0x10 != 0
 		if b&0x20 != 0 {
 			f = fastpath.NeverIndex
 		}
-		if b&0x10 != 0 {
-			e, ok := staticAt(idx)
-			if !ok {
-				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-			name, id = e.name, e.id
-		} else {
-			if idx >= base {
-				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-			if name, _, id, ok = d.dynamic(base-1-idx, ric); !ok {
-				return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-			}
-		}
-		off += k
-		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
-			return 0, d.sectionErr(stream, off, err)
-		}
-
 	case b&0x20 != 0: // 001NHxxx Literal Field Line with Literal Name
 		if b&0x10 != 0 {
 			f = fastpath.NeverIndex
@@ -207,31 +166,40 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
 			return 0, d.sectionErr(stream, off, err)
 		}
-
+		n = 0
 	case b&0x10 != 0: // 0001xxxx Indexed Field Line with Post-Base Index
-		var idx uint64
-		if idx, k, err = wire.ReadInt(p[off:], 4); err != nil {
-			return 0, d.sectionErr(stream, off, err)
-		}
-		if name, value, id, ok = d.dynamic(base+idx, ric); !ok {
-			return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-		}
-		off += k
-
+		n, post = 4, true
 	default: // 0000Nxxx Literal Field Line with Post-Base Name Reference
-		var idx uint64
-		if idx, k, err = wire.ReadInt(p[off:], 3); err != nil {
-			return 0, d.sectionErr(stream, off, err)
-		}
+		n, lit, post = 3, true, true
 		if b&0x08 != 0 {
 			f = fastpath.NeverIndex
 		}
-		if name, _, id, ok = d.dynamic(base+idx, ric); !ok {
+	}
+	if n != 0 {
+		idx, k, err := wire.ReadInt(p[off:], n)
+		if err != nil {
+			return 0, d.sectionErr(stream, off, err)
+		}
+		ok := false
+		switch {
+		case stat:
+			var e *staticEntry
+			if e, ok = staticAt(idx); ok {
+				name, value, id = e.name, e.value, e.id
+			}
+		case post:
+			name, value, id, ok = d.dynamic(st.base+idx, st.ric)
+		case idx < st.base:
+			name, value, id, ok = d.dynamic(st.base-1-idx, st.ric)
+		}
+		if !ok {
 			return 0, d.sectionErr(stream, off, ErrInvalidIndex)
 		}
 		off += k
-		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
-			return 0, d.sectionErr(stream, off, err)
+		if lit {
+			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
+				return 0, d.sectionErr(stream, off, err)
+			}
 		}
 	}
 	size := len(name) + len(value) + table.Overhead
