@@ -251,7 +251,7 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 
 // huff decodes the Huffman string q into *buf, as readString does, for a
 // section without the memo. ok is false on any error, which line reports.
-func huff(buf *[]byte, q []byte, limit int) (s []byte, ok bool) {
+func huff(buf *[]byte, q []byte, limit int) ([]byte, bool) {
 	s, err := wire.AppendHuffmanDecode((*buf)[:0], q, limit)
 	*buf = s
 	return s[:len(s):len(s)], err == nil

@@ -223,12 +223,9 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 // reference only below its Required Insert Count and only while it is in
 // the table (RFC 9204 §2.2.3).
 func (d *Decoder) dynamic(abs, ric uint64) (name, value []byte, id static.FieldID, ok bool) {
-	n := d.tbl.Inserted()
-	if abs >= ric || abs >= n {
-		return nil, nil, 0, false
-	}
-	e := d.tbl.Ref(n - 1 - abs)
-	if e == nil {
+	// Past the table, n-1-abs wraps around, and Ref returns nil.
+	e := d.tbl.Ref(d.tbl.Inserted() - 1 - abs)
+	if abs >= ric || e == nil {
 		return nil, nil, 0, false
 	}
 	name, value = d.tbl.Bytes(e)
