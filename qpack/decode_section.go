@@ -145,6 +145,9 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 		id          static.FieldID
 		f           fastpath.Flags
 		err         error
+		idx         uint64
+		k           int
+		ok          bool
 	)
 	// A reference: its prefix bits n, whether a value literal follows,
 	// and whether its index is static or post-base.
@@ -166,7 +169,7 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
 			return 0, d.sectionErr(stream, off, err)
 		}
-		n = 0
+		goto field // nothing of a reference lives across the strings
 	case b&0x10 != 0: // 0001xxxx Indexed Field Line with Post-Base Index
 		n, post = 4, true
 	default: // 0000Nxxx Literal Field Line with Post-Base Name Reference
@@ -175,33 +178,30 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 			f = fastpath.NeverIndex
 		}
 	}
-	if n != 0 {
-		idx, k, err := wire.ReadInt(p[off:], n)
-		if err != nil {
+	if idx, k, err = wire.ReadInt(p[off:], n); err != nil {
+		return 0, d.sectionErr(stream, off, err)
+	}
+	switch {
+	case stat:
+		var e *staticEntry
+		if e, ok = staticAt(idx); ok {
+			name, value, id = e.name, e.value, e.id
+		}
+	case post:
+		name, value, id, ok = d.dynamic(st.base+idx, st.ric)
+	case idx < st.base:
+		name, value, id, ok = d.dynamic(st.base-1-idx, st.ric)
+	}
+	if !ok {
+		return 0, d.sectionErr(stream, off, ErrInvalidIndex)
+	}
+	off += k
+	if lit {
+		if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
 			return 0, d.sectionErr(stream, off, err)
 		}
-		ok := false
-		switch {
-		case stat:
-			var e *staticEntry
-			if e, ok = staticAt(idx); ok {
-				name, value, id = e.name, e.value, e.id
-			}
-		case post:
-			name, value, id, ok = d.dynamic(st.base+idx, st.ric)
-		case idx < st.base:
-			name, value, id, ok = d.dynamic(st.base-1-idx, st.ric)
-		}
-		if !ok {
-			return 0, d.sectionErr(stream, off, ErrInvalidIndex)
-		}
-		off += k
-		if lit {
-			if value, off, err = d.sectionString(p, off, 7, &d.valueBuf, budget-len(name), false); err != nil {
-				return 0, d.sectionErr(stream, off, err)
-			}
-		}
 	}
+field:
 	size := len(name) + len(value) + table.Overhead
 	if size > budget {
 		return 0, d.sectionErr(stream, start, ErrSectionTooLarge)
