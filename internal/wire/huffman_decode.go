@@ -133,20 +133,33 @@ func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint)
 		acc |= binary.BigEndian.Uint64(src) >> (nb & 63)
 		src = src[(63-nb)&63>>3:]
 		nb |= 56
-		// Unrolled: a loop counter costs more than the copies. An entry
-		// of 0 (a long code) takes no bits and adds no symbol, so the
-		// lookups after it see it again: one check after the three.
-		e0 := t[acc>>48]
-		acc <<= e0 & 63
-		e1 := t[acc>>48]
-		acc <<= e1 & 63
-		e2 := t[acc>>48]
-		acc <<= e2 & 63
-		nb -= uint((e0 + e1 + e2) & 63) // no carry: 3*16 < 64
-		out = out[huffmanStore3((*[10]byte)(out), 0, e0, e1, e2):]
-		if e2 == 0 {
+		// Unrolled: a loop counter costs more than the copies.
+		e := t[acc>>48]
+		if e == 0 {
 			break
 		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+
+		e = t[acc>>48]
+		if e == 0 {
+			break
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+
+		e = t[acc>>48]
+		if e == 0 {
+			break
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
 	}
 	return len(dst) - len(out), len(in) - len(src), acc, nb
 }
