@@ -18,6 +18,7 @@ var corePackages = []string{
 	"./internal/corpustest/...",
 	"./internal/field/...",
 	"./internal/qinstr/...",
+	"./internal/policy/...",
 	"./fastpath/...",
 	"./hpack/...",
 	"./qpack/...",

@@ -72,8 +72,3 @@ func (x Indexing) String() string {
 	}
 	return "Indexing(?)"
 }
-
-// CookieNeverBelow is IndexDefault's cut-off for cookies (nghttp2's and
-// Firefox's): shorter values are guessable, so they are sent as never
-// indexed.
-const CookieNeverBelow = 20

@@ -51,7 +51,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
-	m := decide(e.indexing, f, c, size, len(value), e.capNow)
+	m := decide(e.indexing, f, c, nameIdx == contentLengthIndex, size, len(value), e.capNow)
 
 	// A never-indexed field is never sent as a reference to an entry: the
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
@@ -64,7 +64,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	h, hashed := table.Hash{}, false
 	if e.table.Len() == 0 {
 		e.named = 0
-	} else if c != classContentLength && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || lookupAll) {
+	} else if nameIdx != contentLengthIndex && (nameIdx == 0 || e.named&(1<<nameIdx) != 0 || lookupAll) {
 		// Content-length never enters the table, so there is nothing to
 		// find; skipping the lookup keeps the raw and string paths alike.
 		// Nor is there for a static name that no entry has (:path, etag,

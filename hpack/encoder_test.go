@@ -15,7 +15,6 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 type rfcExample struct {
@@ -591,29 +590,6 @@ func TestEncoderNoTrace(t *testing.T) {
 		if !bytes.Equal(ra, rb) {
 			t.Fatalf("pending %v: next sections differ:\n% x\n% x", pending, ra, rb)
 		}
-	}
-}
-
-func TestEncoderStaticClasses(t *testing.T) {
-	names := map[string]class{
-		":path": classNoIndex, "age": classNoIndex, "authorization": classNever,
-		"content-length": classContentLength, "cookie": classCookie, "etag": classNoIndex,
-		"if-modified-since": classNoIndex, "if-none-match": classNoIndex,
-		"location": classNoIndex, "set-cookie": classNoIndex,
-	}
-	for i := 1; i <= static.HPACKLen; i++ {
-		ent, _ := static.HPACK(uint64(i))
-		_, lowest := static.LookupHPACK(ent.Name, ent.Value)
-		if lowest != i {
-			continue
-		}
-		if got, want := classes[i], names[ent.Name]; got != want {
-			t.Errorf("%d %s: class %d, want %d", i, ent.Name, got, want)
-		}
-		delete(names, ent.Name)
-	}
-	if len(names) != 0 {
-		t.Errorf("not found in the static table: %v", names)
 	}
 }
 

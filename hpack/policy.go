@@ -1,6 +1,9 @@
 package hpack
 
-import "github.com/hqpack/hqpack/fastpath"
+import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/policy"
+)
 
 // mode is the literal representation chosen for a field.
 type mode uint8
@@ -11,62 +14,32 @@ const (
 	neverIndexed                // §6.2.3, pattern 0001
 )
 
-// class is what the default policy knows about a static-table name.
-type class uint8
-
-const (
-	classPlain         class = iota
-	classNoIndex             // values that rarely repeat
-	classNever               // authorization
-	classCookie              // never indexed when shorter than 20 bytes
-	classContentLength       // never in the table, whatever the flags
-)
-
-// classes maps the lowest HPACK static index of a name (what
-// static.LookupHPACK reports as nameOnly) to its class.
-var classes = [62]class{
-	4:  classNoIndex, // :path
-	21: classNoIndex, // age
-	23: classNever,   // authorization
-	28: classContentLength,
-	32: classCookie,  // cookie
-	34: classNoIndex, // etag
-	40: classNoIndex, // if-modified-since
-	41: classNoIndex, // if-none-match
-	46: classNoIndex, // location
-	55: classNoIndex, // set-cookie
-}
+// classes maps an HPACK static index to the default policy's class of its
+// name (internal/policy's one table, keyed by static.FieldID).
+var classes = policy.ByHPACKIndex()
 
 // contentLengthIndex is content-length's HPACK static index.
 const contentLengthIndex = 28
 
-// decide returns the representation of a literal field under x: its flags, the
-// class of its static name (classPlain if none), its RFC 7541 entry size,
+// decide returns the representation of a literal field under x: its flags,
+// the class of its static name (policy.Plain if none), whether it is
+// content-length (which never enters the table), its RFC 7541 entry size,
 // its value length and the table capacity it would be inserted into.
-func decide(x fastpath.Indexing, f fastpath.Flags, c class, size, vlen, capacity int) mode {
-	switch {
-	case f&fastpath.NeverIndex != 0:
-		return neverIndexed
-	case f&fastpath.NoIndex != 0, c == classContentLength:
+func decide(x fastpath.Indexing, f fastpath.Flags, c policy.Class, contentLength bool, size, vlen, capacity int) mode {
+	if contentLength && f&fastpath.NeverIndex == 0 {
 		return withoutIndexing
-	case f&fastpath.Index != 0 || x == fastpath.IndexAll:
+	}
+	switch policy.Decide(x, f, c, vlen) {
+	case fastpath.NeverIndex:
+		return neverIndexed
+	case fastpath.NoIndex:
+		return withoutIndexing
+	case fastpath.Index:
 		// Inserting an entry larger than the table would only empty it.
 		if size <= capacity {
 			return withIndexing
 		}
 		return withoutIndexing
-	case x == fastpath.IndexNone:
-		return withoutIndexing
-	}
-	switch c {
-	case classNoIndex:
-		return withoutIndexing
-	case classNever:
-		return neverIndexed
-	case classCookie:
-		if vlen < fastpath.CookieNeverBelow {
-			return neverIndexed
-		}
 	}
 	if size > capacity*3/4 {
 		return withoutIndexing
