@@ -22,6 +22,8 @@ const (
 	ErrCodeCompression ErrCode = 0x9
 )
 
+// String names the code as RFC 9113 does. qpack.ErrCode is the same shape
+// on purpose (one error model), over HTTP/3's codes.
 func (c ErrCode) String() string {
 	switch c {
 	case ErrCodeProtocol:
