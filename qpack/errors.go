@@ -23,6 +23,7 @@ const (
 	ErrCodeMessage ErrCode = 0x10e
 )
 
+// String names the code as RFC 9204 and RFC 9114 do.
 func (c ErrCode) String() string {
 	switch c {
 	case ErrCodeDecompressionFailed:
