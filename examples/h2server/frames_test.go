@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"io"
 	"net"
 	"os"
@@ -374,8 +375,8 @@ func TestResponseFraming(t *testing.T) {
 					fields[f.Name] = f.Value
 				}
 				for i := range 120 {
-					if fields[largeName(i)] != largeValue(i) {
-						t.Fatalf("field %s wrong", largeName(i))
+					if fields[site.LargeName(i)] != site.LargeValue(i) {
+						t.Fatalf("field %s wrong", site.LargeName(i))
 					}
 				}
 				r = rc.response(rc.get("/bytes/60000"), -1) // within the connection window

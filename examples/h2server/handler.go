@@ -2,19 +2,14 @@ package main
 
 import (
 	"bytes"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"strconv"
-	"strings"
-	"sync/atomic"
-	"time"
 )
 
 // Limits of the routes that take a number.
 const (
 	maxBytes   = 1 << 30
 	maxHeaders = 1000
-	// largeValueLen is the value length of /headers/N's fields: Huffman-
-	// coded, about 20 of them fill a 16 KiB frame.
-	largeValueLen = 1024
 )
 
 var helloBody = []byte("hello, world\n")
@@ -45,7 +40,7 @@ func (s *server) serveHTTP(req *request, resp *response) {
 		echo(req, resp)
 	case string(path) == "/debug/rusage":
 		resp.add("content-type", "text/plain; charset=utf-8")
-		resp.buf = s.appendRusage(resp.buf)
+		resp.buf = site.AppendRusage(resp.buf, s.requests.Load())
 		resp.setBody(resp.buf)
 	case bytes.HasPrefix(path, []byte("/bytes/")):
 		n, ok := parseContentLength(path[len("/bytes/"):])
@@ -63,7 +58,7 @@ func (s *server) serveHTTP(req *request, resp *response) {
 		}
 		resp.add("content-type", "text/plain; charset=utf-8")
 		for i := range int(n) {
-			resp.add(largeName(i), largeValue(i))
+			resp.add(site.LargeName(i), site.LargeValue(i))
 		}
 		resp.setBody(helloBody)
 	default:
@@ -84,7 +79,7 @@ func (r *response) setBody(b []byte) {
 func (s *server) page(resp *response) {
 	resp.add("content-type", "text/html; charset=utf-8")
 	resp.add("cache-control", "private, max-age=60")
-	resp.add("date", httpDate())
+	resp.add("date", site.HTTPDate())
 	resp.add("server", "h2server")
 	resp.add("vary", "accept-encoding")
 	resp.add("x-request-id", strconv.FormatUint(s.requestIDs.Add(1), 16))
@@ -106,30 +101,4 @@ func echo(req *request, resp *response) {
 		}
 	}
 	resp.setBody(resp.buf)
-}
-
-// largeName and largeValue are /headers/N's field i; tests rebuild them.
-func largeName(i int) string { return "x-large-" + strconv.Itoa(i) }
-
-func largeValue(i int) string {
-	c := byte('a' + i%26)
-	return strconv.Itoa(i) + "-" + strings.Repeat(string(c), largeValueLen)
-}
-
-// The Date value, formatted once a second.
-type dateCache struct {
-	sec int64
-	s   string
-}
-
-var lastDate atomic.Pointer[dateCache]
-
-func httpDate() string {
-	now := time.Now()
-	if d := lastDate.Load(); d != nil && d.sec == now.Unix() {
-		return d.s
-	}
-	d := &dateCache{now.Unix(), now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")}
-	lastDate.Store(d)
-	return d.s
 }

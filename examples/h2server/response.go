@@ -7,7 +7,7 @@ type hfield struct{ name, value string }
 
 // response is what a handler hands to the connection's writer: the header
 // fields (besides :status and Content-Length, which the codecs add), a body,
-// and fill bytes of the pattern after it.
+// and fill bytes of the pattern (site.Pattern) after it.
 type response struct {
 	id            uint32
 	status        int
@@ -48,14 +48,3 @@ func (r *response) bodyLen() int64 {
 	}
 	return int64(len(r.body)) + r.fill
 }
-
-// pattern is the content of /bytes/N: a repeating printable line, shared
-// read-only by every response.
-var pattern = func() []byte {
-	const line = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-\n"
-	b := make([]byte, 64<<10) // a whole number of lines
-	for i := range b {
-		b[i] = line[i%len(line)]
-	}
-	return b
-}()

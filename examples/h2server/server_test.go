@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"io"
 	"net"
 	"net/http"
@@ -132,12 +133,12 @@ func checkRoute(t *testing.T, c *http.Client, base, path string, i int) {
 func checkLargeHeaders(t *testing.T, h http.Header, n int) {
 	t.Helper()
 	for i := range n {
-		if got := h.Get(largeName(i)); got != largeValue(i) {
-			t.Fatalf("field %s: got %d bytes %.20q, want %d bytes", largeName(i), len(got), got, len(largeValue(i)))
+		if got := h.Get(site.LargeName(i)); got != site.LargeValue(i) {
+			t.Fatalf("field %s: got %d bytes %.20q, want %d bytes", site.LargeName(i), len(got), got, len(site.LargeValue(i)))
 		}
 	}
-	if h.Get(largeName(n)) != "" {
-		t.Fatalf("field %s should not be there", largeName(n))
+	if h.Get(site.LargeName(n)) != "" {
+		t.Fatalf("field %s should not be there", site.LargeName(n))
 	}
 }
 

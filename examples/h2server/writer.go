@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"net"
 	"runtime"
 	"time"
@@ -240,7 +241,7 @@ func (w *writer) sendData() bool {
 }
 
 // writeData writes the next DATA frame of s: from the body, then from the
-// fill pattern.
+// fill bytes of site.Pattern.
 func (w *writer) writeData(s *wstream) {
 	n := min(int64(w.maxFrame), s.window, w.connWindow, s.remaining())
 	resp := s.resp
@@ -248,7 +249,7 @@ func (w *writer) writeData(s *wstream) {
 	if s.sent < int64(len(resp.body)) {
 		p = resp.body[s.sent:]
 	} else {
-		p = pattern[(s.sent-int64(len(resp.body)))%int64(len(pattern)):]
+		p = site.Pattern[(s.sent-int64(len(resp.body)))%int64(len(site.Pattern)):]
 	}
 	p = p[:min(int64(len(p)), n)]
 	s.sent += int64(len(p))

@@ -2,10 +2,8 @@ package server
 
 import (
 	"bytes"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"strconv"
-	"strings"
-	"sync/atomic"
-	"time"
 
 	"github.com/hqpack/hqpack/examples/h3server/internal/h3"
 )
@@ -28,7 +26,7 @@ type hfield struct{ name, value string }
 
 // response is what a route fills: the fields besides :status and
 // Content-Length (which the writer adds, the latter as a number), a body,
-// and fill bytes of the pattern after it.
+// and fill bytes of the pattern (site.Pattern) after it.
 type response struct {
 	status        int
 	header        []hfield
@@ -82,7 +80,7 @@ func (s *Server) route(req *h3.Head, resp *response, stats func() h3.Counters) {
 		resp.setBody(append(resp.buf, '\n'))
 	case string(path) == "/debug/rusage":
 		resp.add("content-type", "text/plain; charset=utf-8")
-		resp.buf = s.appendRusage(resp.buf)
+		resp.buf = site.AppendRusage(resp.buf, s.requests.Load())
 		resp.setBody(resp.buf)
 	case bytes.HasPrefix(path, []byte("/bytes/")):
 		n, ok := h3.ParseContentLength(path[len("/bytes/"):])
@@ -100,7 +98,7 @@ func (s *Server) route(req *h3.Head, resp *response, stats func() h3.Counters) {
 		}
 		resp.add("content-type", "text/plain; charset=utf-8")
 		for i := range int(n) {
-			resp.add(largeName(i), largeValue(i))
+			resp.add(site.LargeName(i), site.LargeValue(i))
 		}
 		resp.setBody(helloBody)
 	default:
@@ -116,7 +114,7 @@ func (s *Server) route(req *h3.Head, resp *response, stats func() h3.Counters) {
 func (s *Server) page(resp *response) {
 	resp.add("content-type", "text/html; charset=utf-8")
 	resp.add("cache-control", "private, max-age=60")
-	resp.add("date", httpDate())
+	resp.add("date", site.HTTPDate())
 	resp.add("server", "h3server")
 	resp.add("vary", "accept-encoding")
 	resp.add("x-request-id", strconv.FormatUint(s.requestIDs.Add(1), 16))
@@ -139,43 +137,6 @@ func echo(req *h3.Head, resp *response) {
 	}
 	resp.setBody(resp.buf)
 }
-
-// largeName and largeValue are /headers/N's field i; tests rebuild them.
-func largeName(i int) string { return "x-large-" + strconv.Itoa(i) }
-
-func largeValue(i int) string {
-	c := byte('a' + i%26)
-	return strconv.Itoa(i) + "-" + strings.Repeat(string(c), largeValueLen)
-}
-
-// The Date value, formatted once a second.
-type dateCache struct {
-	sec int64
-	s   string
-}
-
-var lastDate atomic.Pointer[dateCache]
-
-func httpDate() string {
-	now := time.Now()
-	if d := lastDate.Load(); d != nil && d.sec == now.Unix() {
-		return d.s
-	}
-	d := &dateCache{now.Unix(), now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")}
-	lastDate.Store(d)
-	return d.s
-}
-
-// pattern is the content of /bytes/N: a repeating printable line, shared
-// read-only by every response.
-var pattern = func() []byte {
-	const line = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-\n"
-	b := make([]byte, 64<<10) // a whole number of lines
-	for i := range b {
-		b[i] = line[i%len(line)]
-	}
-	return b
-}()
 
 // statusText is the :status value of a code.
 func statusText(code int) string {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -216,12 +217,12 @@ func (s *Server) writeResponse(c *h3.Conn, str *quic.Stream, st *stream) {
 		return
 	}
 	for fill := resp.fill; fill > 0 && !resp.noBody; {
-		k := min(fill, int64(len(pattern)))
+		k := min(fill, int64(len(site.Pattern)))
 		hdr := h3.AppendFrameHeader(st.out[:0], h3.FrameData, uint64(k))
 		if _, err := str.Write(hdr); err != nil {
 			return
 		}
-		if _, err := str.Write(pattern[:k]); err != nil {
+		if _, err := str.Write(site.Pattern[:k]); err != nil {
 			return
 		}
 		fill -= k

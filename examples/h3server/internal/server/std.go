@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/tls"
+	"github.com/hqpack/hqpack/examples/internal/site"
 	"net"
 	"net/http"
 	"slices"
@@ -81,8 +82,8 @@ func (s *Server) serveStdHTTP(w http.ResponseWriter, r *http.Request) {
 	if !resp.noBody {
 		w.Write(resp.body)
 		for fill := resp.fill; fill > 0; {
-			k := min(fill, int64(len(pattern)))
-			w.Write(pattern[:k])
+			k := min(fill, int64(len(site.Pattern)))
+			w.Write(site.Pattern[:k])
 			fill -= k
 		}
 	}
