@@ -2,6 +2,7 @@ package hpack
 
 import (
 	"github.com/hqpack/hqpack/internal/field"
+	"github.com/hqpack/hqpack/internal/policy"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -51,7 +52,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
-	m := decide(e.indexing, f, c, nameIdx == contentLengthIndex, size, len(value), e.capNow)
+	m := decide(policy.Decide(e.indexing, f, c, len(value)), nameIdx == contentLengthIndex, size, e.capNow)
 
 	// A never-indexed field is never sent as a reference to an entry: the
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).

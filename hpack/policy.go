@@ -21,28 +21,20 @@ var classes = policy.ByHPACKIndex()
 // contentLengthIndex is content-length's HPACK static index.
 const contentLengthIndex = 28
 
-// decide returns the representation of a literal field under x: its flags,
-// the class of its static name (policy.Plain if none), whether it is
-// content-length (which never enters the table), its RFC 7541 entry size,
-// its value length and the table capacity it would be inserted into.
-func decide(x fastpath.Indexing, f fastpath.Flags, c policy.Class, contentLength bool, size, vlen, capacity int) mode {
-	if contentLength && f&fastpath.NeverIndex == 0 {
-		return withoutIndexing
-	}
-	switch policy.Decide(x, f, c, vlen) {
-	case fastpath.NeverIndex:
+// decide returns the representation of a literal field whose policy
+// answer (policy.Decide) is p: content-length never enters the table, and
+// an insert must fit the table it would go into (capacity), by the
+// policy's own measure for the default answer. size is the field's RFC
+// 7541 entry size. It and policy.Decide inline into the caller.
+func decide(p fastpath.Flags, contentLength bool, size, capacity int) mode {
+	switch {
+	case p == fastpath.NeverIndex:
 		return neverIndexed
-	case fastpath.NoIndex:
+	case contentLength, p == fastpath.NoIndex:
 		return withoutIndexing
-	case fastpath.Index:
-		// Inserting an entry larger than the table would only empty it.
-		if size <= capacity {
-			return withIndexing
-		}
-		return withoutIndexing
+	// Inserting an entry larger than the table would only empty it.
+	case p == fastpath.Index && size <= capacity, p == 0 && size <= capacity*3/4:
+		return withIndexing
 	}
-	if size > capacity*3/4 {
-		return withoutIndexing
-	}
-	return withIndexing
+	return withoutIndexing
 }
