@@ -104,7 +104,7 @@ for codec in "${CODECS[@]}"; do
 	# It reports a header block as one HEADERS frame of the block's length:
 	# over 16384 (the frame size limit, which it enforces) means CONTINUATION.
 	timeout 30 nghttp -v "$base/headers/40" >"$work/n"
-	n="$(sed -n 's/.*recv HEADERS frame <length=\([0-9]*\),.*/\1/p' "$work/n" | head -n 1)"
+	n="$(sed -n '/.*recv HEADERS frame <length=\([0-9]*\),.*/{s//\1/p;q}' "$work/n")"
 	[ "${n:-0}" -gt 16384 ] || fail "nghttp /headers/40: header block of ${n:-0} bytes, want > 16384"
 	n="$(grep -c 'x-large-[0-9]*: ' "$work/n" || true)"
 	[ "$n" = 40 ] || fail "nghttp /headers/40: $n x-large fields"

@@ -137,7 +137,10 @@ gpid=$!
 pids+=("$gpid")
 gport=""
 for _ in $(seq 50); do
-	gport="$(ss -ulpnH 2>/dev/null | sed -n "s/.*127\.0\.0\.1:\([0-9]*\) .*pid=$gpid,.*/\1/p" | head -n 1)"
+	# Read whole, then matched: a reader that stops early would SIGPIPE ss
+	# and fail the step under pipefail.
+	sockets="$(ss -ulpnH 2>/dev/null || true)"
+	gport="$(sed -n "/.*127\.0\.0\.1:\([0-9]*\) .*pid=$gpid,.*/{s//\1/p;q}" <<<"$sockets")"
 	[ -n "$gport" ] && break
 	kill -0 "$gpid" 2>/dev/null || fail "gtlsserver exited: $(cat "$work/gtlsserver.log")"
 	sleep 0.1
