@@ -1,6 +1,8 @@
 package qpack
 
 import (
+	"math/bits"
+
 	"github.com/hqpack/hqpack/internal/qinstr"
 	"github.com/hqpack/hqpack/internal/wire"
 )
@@ -11,23 +13,28 @@ func (e *Encoder) finishPlan() {
 	p.ric, p.base, p.refs = 0, 0, 0
 	if p.hasRef {
 		// The references in field order, each entry<<1, | 1 for a name's
-		// (the scratch of collectBlocked, which Plan no longer needs).
+		// (the scratch of collectBlocked, which Plan no longer needs), and
+		// their length with the Base at the Required Insert Count.
+		p.ric = p.maxRef + 1
 		refs := e.blocked[:0]
+		n := baseLen(p.ric, p.ric)
 		for i := range p.fields {
-			if k := p.fields[i].kind; k == repDynamic || k == repLitDynamic {
-				p.ric = max(p.ric, p.fields[i].ref+1)
-				refs = append(refs, p.fields[i].ref<<1|uint64(k-repDynamic)/2)
+			f := &p.fields[i]
+			if k := f.kind; k == repDynamic || k == repLitDynamic {
+				name := uint64(k-repDynamic) / 2
+				refs = append(refs, f.ref<<1|name)
+				n += relLen(p.ric-1-f.ref, 63>>(2*name))
 			}
 		}
 		e.blocked, p.refs = refs, len(refs)
-		p.base = p.chooseBase(refs)
+		p.base = p.chooseBase(refs, n)
 	}
 	p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
 	p.total = p.prefixLen
-	for i := 0; i < len(p.fields) && !p.lazy; i++ {
-		f := &p.fields[i]
-		f.size = f.lineLen(p.base)
-		p.total += f.size
+	if !p.lazy {
+		for i := range p.fields {
+			p.total += p.fields[i].lineLen(p.base, e.huff)
+		}
 	}
 	if p.ric > 0 {
 		e.out = append(e.out, outSection{stream: p.stream, ric: p.ric, minRef: p.minRef})
@@ -44,8 +51,9 @@ const maxBaseCandidates = 16
 // relative, Delta Base 0), unless a lower Base is strictly shorter; the
 // candidates are the Insert Count when planning began (entries inserted for
 // the section become post-base) and one past each referenced entry.
-func (p *sectionPlan) chooseBase(refs []uint64) uint64 {
-	best, bestLen := p.ric, refsLen(p.ric, p.ric, refs)
+// ricLen is refsLen(p.ric, p.ric, refs).
+func (p *sectionPlan) chooseBase(refs []uint64, ricLen int) uint64 {
+	best, bestLen := p.ric, ricLen
 	if p.start < p.ric && bestLen > p.refs+1 {
 		if l := refsLen(p.ric, p.start, refs); l < bestLen {
 			best, bestLen = p.start, l
@@ -68,18 +76,27 @@ func (p *sectionPlan) chooseBase(refs []uint64) uint64 {
 func refsLen(ric, base uint64, refs []uint64) int {
 	n := baseLen(ric, base)
 	for _, r := range refs {
-		ref, name := r>>1, uint8(r&1)
+		ref, name := r>>1, r&1
 		if ref < base {
-			n += wire.IntLen(6-2*name, base-1-ref)
+			n += relLen(base-1-ref, 63>>(2*name)) // 6 or 4 prefix bits
 		} else {
-			n += wire.IntLen(4-name, ref-base)
+			n += relLen(ref-base, 15>>name) // 4 or 3
 		}
 	}
 	return n
 }
 
-// lineLen returns the encoded length of the line with the given Base.
-func (f *planField) lineLen(base uint64) int {
+// relLen is wire.IntLen for a prefix whose largest value is m (2^n-1).
+func relLen(v, m uint64) int {
+	if v < m {
+		return 1
+	}
+	return 2 + (bits.Len64((v-m)>>7)+6)/7
+}
+
+// lineLen returns the encoded length of the line with the given Base
+// (h: the Huffman policy, for a literal not sized at planning).
+func (f *planField) lineLen(base uint64, h wire.Huffman) int {
 	switch f.kind {
 	case repStatic:
 		return wire.IntLen(6, f.ref)
@@ -89,10 +106,16 @@ func (f *planField) lineLen(base uint64) int {
 		}
 		return wire.IntLen(4, f.ref-base)
 	}
-	n := wire.IntLen(7, uint64(f.vlen)) + f.vlen
+	vlen := int(f.vlen)
+	if vlen < 0 {
+		vlen, _ = h.Choose(f.value)
+	}
+	n := wire.IntLen(7, uint64(vlen)) + vlen
 	switch f.kind {
-	case repLitStatic, repLitDigits:
+	case repLitStatic:
 		n += wire.IntLen(4, f.ref)
+	case repLitDigits:
+		n += wire.IntLen(4, staticContentLength)
 	case repLitDynamic:
 		if f.ref < base {
 			n += wire.IntLen(4, base-1-f.ref)
@@ -100,7 +123,11 @@ func (f *planField) lineLen(base uint64) int {
 			n += wire.IntLen(3, f.ref-base)
 		}
 	case repLitName:
-		n += wire.IntLen(3, uint64(f.nlen)) + f.nlen
+		nlen := int(f.nlen)
+		if nlen < 0 {
+			nlen, _ = h.Choose(f.name)
+		}
+		n += wire.IntLen(3, uint64(nlen)) + nlen
 	}
 	return n
 }

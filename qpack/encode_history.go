@@ -24,6 +24,7 @@ type fieldHistory struct {
 	names  [nameSlots]nameStat // by name hash, overwritten on collision
 	meta   []entryMeta         // by absolute index & (len-1), len a power of two
 	plan   uint64              // number of the section being planned
+	name   uint64              // strHash of the name sawName saw last
 }
 
 const (
@@ -49,11 +50,6 @@ type entryMeta struct {
 	nameOnly bool
 }
 
-// fieldHash hashes a field for the history.
-func fieldHash(name, value string) uint64 {
-	return strHash(name, 0) ^ strHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1
-}
-
 // strHash is a small deterministic string hash. Collisions only cost
 // compression.
 func strHash(s string, seed uint64) uint64 {
@@ -73,24 +69,27 @@ func strHash(s string, seed uint64) uint64 {
 	return h ^ h>>32
 }
 
-// seen returns how often the field is in the history, and records it.
-func (h *fieldHistory) seen(name, value string) int {
-	x := uint32(fieldHash(name, value))
-	n := 0
-	for _, y := range h.values {
-		if y == x {
-			n++
-		}
+// seen returns how often the field with the name sawName saw last and
+// value is in the history, and records it.
+func (h *fieldHistory) seen(value string) int {
+	x := uint32(h.name ^ strHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1)
+	// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
+	n := uint64(0)
+	v := &h.values
+	for i := 0; i < historyLen; i += 4 {
+		n += (uint64(v[i]^x)-1)>>63 + (uint64(v[i+1]^x)-1)>>63 +
+			(uint64(v[i+2]^x)-1)>>63 + (uint64(v[i+3]^x)-1)>>63
 	}
 	h.values[h.pos] = x
 	h.pos = (h.pos + 1) % historyLen
-	return n
+	return int(n)
 }
 
 // sawName counts a sighting of name and returns its stats slot, claiming
 // the slot when it holds another name.
 func (h *fieldHistory) sawName(name string) int32 {
 	x := strHash(name, 0)
+	h.name = x
 	i := int32(x / 2 % nameSlots) // as odd slots of 64 did: the same bytes out
 	s := &h.names[i]
 	if s.hash != uint32(x>>32)|1 {

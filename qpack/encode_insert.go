@@ -35,7 +35,7 @@ func (e *Encoder) insertField(pf *planField) bool {
 	}
 	name, value := pf.name, pf.value
 	size := len(name) + len(value) + table.Overhead
-	if abs, exact, _ := e.tbl.LookupHashed(pf.h, name, value, e.oldest(), e.tbl.Inserted()); exact {
+	if abs, exact := e.tbl.LookupExact(pf.h, name, value, e.oldest(), e.tbl.Inserted()); exact {
 		if abs >= p.drainLo {
 			return false // not acknowledged yet, and the section may not block
 		}
@@ -58,7 +58,7 @@ func (e *Encoder) insertField(pf *planField) bool {
 	if !e.evictable(size) {
 		return false
 	}
-	e.emitInsert(pf.h, name, value, int(pf.sn), pf.slot, false)
+	e.emitInsert(pf.h, name, value, int(pf.sn), int32(pf.slot), false)
 	return true
 }
 
@@ -66,14 +66,14 @@ func (e *Encoder) insertField(pf *planField) bool {
 // whether the entry will pay for itself (see fieldHistory).
 func (e *Encoder) wantInsert(pf *planField, size int) bool {
 	switch {
-	case pf.pol&fastpath.Index != 0:
+	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
 		return size <= e.capacity
-	case pf.pol&(fastpath.NoIndex|fastpath.NeverIndex) != 0:
+	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0:
 		return false
 	case size > e.capacity*3/4:
 		return false
 	}
-	seen := e.hist.seen(pf.name, pf.value)
+	seen := e.hist.seen(pf.value) // the name's hash is sawName's
 	if e.ack == AckNever {
 		// Nothing will ever be evicted, and worthBlocking keeps the
 		// blocked streams for sections that use the table.
@@ -105,7 +105,7 @@ func (e *Encoder) insertName(pf *planField) {
 	}
 	e.rescue(size)
 	if e.evictable(size) {
-		e.emitInsert(h, pf.name, "", -1, pf.slot, true)
+		e.emitInsert(h, pf.name, "", -1, int32(pf.slot), true)
 	}
 }
 
@@ -155,13 +155,14 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	ins := e.tbl.Inserted()
 	// Name source: static, or the newest dynamic entry with the name (the
 	// encoder stream is read in order, so any live entry will do), or literal.
-	best := wire.StringLen(5, name, e.huff)
-	kind := 0
+	// A static name (at most 2 bytes as a reference) is always shorter
+	// than the literal (a length byte and at least two of payload).
+	var best, kind int
 	var idx uint64
 	if sn >= 0 {
-		if l := wire.IntLen(6, uint64(sn)); l < best {
-			best, kind, idx = l, 1, uint64(sn)
-		}
+		best, kind, idx = wire.IntLen(6, uint64(sn)), 1, uint64(sn)
+	} else {
+		best = wire.StringLen(5, name, e.huff)
 	}
 	if abs, _, found := e.tbl.LookupHashed(h, name, value, 0, ins); found {
 		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {

@@ -1,6 +1,8 @@
 package qpack
 
 import (
+	"math"
+
 	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/wire"
 	"strconv"
@@ -27,20 +29,23 @@ const (
 // staticContentLength is the QPACK static index of "content-length: 0".
 const staticContentLength = 4
 
-// planField is one planned field line.
+// planField is one planned field line, in 64 bytes: the slice of them
+// grows with the longest section a connection sends.
 type planField struct {
+	name, value string
+	// ref is the static index or the dynamic absolute index the line
+	// references; for repLitDigits, the raw Content-Length.
+	ref uint64
+	h   table.Hash // of name and value, for every lookup and the insert
+	// nlen and vlen are the payload lengths of the literal name and value,
+	// or -1 when not chosen (see choice).
+	nlen, vlen   int32
 	kind         repKind
 	never        bool
 	nhuff, vhuff bool
-	pol          fastpath.Flags // NeverIndex, NoIndex, Index or 0
-	sn           int32          // lowest static index with the name, or -1
-	slot         int32          // name stats slot in the history, or -1
-	ref          uint64         // static index or dynamic absolute index
-	nlen, vlen   int            // payload lengths of name and value
-	size         int            // encoded length of the whole line
-	name, value  string
-	cl           uint64     // raw Content-Length
-	h            table.Hash // of name and value, for every lookup and the insert
+	pol          uint8 // policy: fastpath.NeverIndex, NoIndex, Index or 0
+	sn           int8  // lowest static index with the name, or -1
+	slot         int8  // name stats slot in the history, or -1
 }
 
 // sectionPlan is the section being planned or written.
@@ -65,6 +70,7 @@ type sectionPlan struct {
 	// While planning.
 	start    uint64 // Insert Count when planning began
 	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
+	maxRef   uint64 // largest absolute index referenced, when hasRef
 	hasRef   bool
 	canBlock bool   // may reference entries not known to be received
 	dynamic  bool   // may use the dynamic table at all
@@ -113,6 +119,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	p := &e.pl
 	p.start = e.tbl.Inserted()
 	p.minRef = ^uint64(0)
+	p.maxRef = 0
 	p.hasRef = false
 	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
 	p.canBlock = false
@@ -126,6 +133,10 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		p.floor = min(e.krc, e.pinnedFloor())
 		e.computeDrain()
 	}
+	// The first pass runs as the fields are read, except with AckNever
+	// when worthBlocking must see the whole section before any lookup.
+	late := p.canBlock && e.ack == AckNever && !blocked
+	early := p.dynamic && !late
 	e.scratch = e.scratch[:0]
 	l, _ := fields.(*fastpath.FieldList) // its methods inline: no dynamic call a field
 	for l != nil && l.Next() || l == nil && fields.Next() {
@@ -154,12 +165,15 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.planContentLength(f, 0, false, value)
 			continue
 		}
-		e.collect(name, value, f, sx, sn)
+		pf := e.collect(name, value, f, sx, sn)
+		if early && pf.kind == repPending {
+			e.preInsert(pf)
+		}
 	}
-	if p.canBlock && e.ack == AckNever && !blocked && !e.worthBlocking() {
-		p.canBlock = false
-	}
-	if p.dynamic {
+	if late {
+		if !e.worthBlocking() {
+			p.canBlock = false
+		}
 		for i := range p.fields {
 			if p.fields[i].kind == repPending {
 				e.preInsert(&p.fields[i])
@@ -175,28 +189,42 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	return p.total
 }
 
+// push appends a zero planned field and returns it (valid until the next
+// push). Within the capacity it reslices: sectionDone left the elements
+// zero.
+func (p *sectionPlan) push() *planField {
+	n := len(p.fields)
+	if n == cap(p.fields) {
+		p.fields = append(p.fields, planField{})
+	}
+	p.fields = p.fields[:n+1]
+	return &p.fields[n]
+}
+
 // planContentLength plans content-length, held raw (n) or as a string. Both
 // give the same line: the indexed static entry 4 for 0, else a literal with
 // static name reference 4. Content-length never enters the dynamic table.
 func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value string) {
-	e.pl.fields = append(e.pl.fields, e.contentLengthField(f, n, raw, value))
+	*e.pl.push() = e.contentLengthField(f, n, raw, value)
 }
 
 // contentLengthField returns the planned line of content-length.
 func (e *Encoder) contentLengthField(f fastpath.Flags, n uint64, raw bool, value string) planField {
-	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, name: "content-length"}
+	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, name: "content-length", sn: staticContentLength, slot: -1}
 	zero := raw && n == 0 || !raw && value == "0"
 	switch {
 	case zero && !pf.never:
 		pf.kind = repStatic
 	case raw:
 		pf.kind = repLitDigits
-		pf.cl = n
-		pf.vlen, pf.vhuff = wire.DigitsChoice(e.huff, n)
+		pf.ref = n
+		vlen, vhuff := wire.DigitsChoice(e.huff, n)
+		pf.vlen, pf.vhuff = int32(vlen), vhuff
 	default:
 		pf.kind = repLitStatic
 		pf.value = value
-		pf.vlen, pf.vhuff = e.huff.Choose(value) // not memoized, as digits are not
+		vlen, vhuff := e.huff.Choose(value) // not memoized, as digits are not
+		pf.vlen, pf.vhuff = lenChoice(vlen), vhuff
 	}
 	return pf
 }
@@ -211,32 +239,35 @@ func (e *Encoder) keep(b []byte) string {
 }
 
 // collect adds a field to the plan, settling what needs no table: static
-// exact matches (sx and sn are static.LookupQPACK's).
-func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) {
+// exact matches (sx and sn are static.LookupQPACK's). It returns the
+// planned field, valid until the next one is added.
+func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
-	pf := planField{name: name, value: value, pol: pol, sn: int32(sn), slot: -1, never: pol == fastpath.NeverIndex}
+	pf := e.pl.push()
+	pf.name, pf.value = name, value
+	pf.pol, pf.sn, pf.slot = uint8(pol), int8(sn), -1
+	pf.never = pol == fastpath.NeverIndex
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}
-	e.pl.fields = append(e.pl.fields, pf)
+	return pf
 }
 
-// preInsert is the first pass for one field, field k, in field order:
-// reference the entry that holds it, or insert it (or duplicate a draining
-// copy) if that pays, or insert its name alone. Name references wait for
-// choose.
+// preInsert is the first pass for one field, in field order: reference the
+// entry that holds it, or insert it (or duplicate a draining copy) if that
+// pays, or insert its name alone. Name references wait for choose.
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	pf.h = e.tbl.Hash(pf.name, pf.value)
 	if !pf.never {
-		if abs, exact, _ := e.tbl.LookupHashed(pf.h, pf.name, pf.value, p.drainLo, e.refLimit()); exact {
+		if abs, exact := e.tbl.LookupExact(pf.h, pf.name, pf.value, p.drainLo, e.refLimit()); exact {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
 			return
 		}
 	}
 	if pf.sn < 0 || !pf.never {
-		pf.slot = e.hist.sawName(pf.name)
+		pf.slot = int8(e.hist.sawName(pf.name))
 	}
 	if !pf.never && e.insertField(pf) {
 		return
@@ -280,11 +311,21 @@ func (e *Encoder) choose(pf *planField) {
 // choice returns the payload length of literal s and whether it is
 // Huffman-coded, or -1 for a section that AppendSection writes at once:
 // appendChosen then codes s in one pass, not a pass to size it and another.
-func (e *Encoder) choice(s string) (int, bool) {
+func (e *Encoder) choice(s string) (int32, bool) {
 	if e.pl.lazy {
 		return -1, false
 	}
-	return e.huff.Choose(s)
+	n, huff := e.huff.Choose(s)
+	return lenChoice(n), huff
+}
+
+// lenChoice returns a payload length as a plan holds it: -1 (coded as it
+// is written, sized again when asked) past what 32 bits hold.
+func lenChoice(n int) int32 {
+	if n > math.MaxInt32 {
+		return -1
+	}
+	return int32(n)
 }
 
 // refLimit returns the end of the range of absolute indexes the section may
@@ -300,6 +341,7 @@ func (e *Encoder) refLimit() uint64 {
 func (e *Encoder) reference(abs uint64) {
 	p := &e.pl
 	p.minRef = min(p.minRef, abs)
+	p.maxRef = max(p.maxRef, abs)
 	p.hasRef = true
 	e.hist.referenced(abs)
 }

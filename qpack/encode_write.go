@@ -54,7 +54,7 @@ func (e *Encoder) Continue(dst []byte) (n int, res fastpath.Result) {
 	for p.next < len(p.fields) {
 		size := p.prefixLen
 		if p.next >= 0 {
-			size = p.fields[p.next].size
+			size = p.fields[p.next].lineLen(p.base, e.huff)
 		}
 		if len(buf)+size > len(dst) {
 			if len(buf) > 0 {
@@ -87,9 +87,28 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 	}
 	dst = append(dst, e.pend[e.pendAt:]...)
 	e.pendAt = len(e.pend)
-	for e.pl.next < len(e.pl.fields) {
-		dst = e.appendUnit(dst)
+	p := &e.pl
+	if p.next < 0 {
+		dst = qinstr.AppendSectionPrefix(dst, p.ric, p.base, e.maxEntries)
+		p.next = 0
 	}
+	fs, base := p.fields[p.next:], p.base
+	for i := range fs {
+		f := &fs[i]
+		switch f.kind {
+		case repStatic:
+			dst = wire.AppendInt(dst, 0xc0, 6, f.ref)
+		case repDynamic:
+			if f.ref < base {
+				dst = wire.AppendInt(dst, 0x80, 6, base-1-f.ref)
+			} else {
+				dst = wire.AppendInt(dst, 0x10, 4, f.ref-base)
+			}
+		default:
+			dst = e.appendLine(dst, f, base)
+		}
+	}
+	p.next = len(p.fields)
 	e.sectionDone()
 	return dst
 }
@@ -125,7 +144,7 @@ func (e *Encoder) Remaining() int {
 	}
 	n := len(e.pend) - e.pendAt
 	for i := p.next; i < len(p.fields); i++ {
-		n += p.fields[i].size
+		n += p.fields[i].lineLen(p.base, e.huff)
 	}
 	return n
 }
@@ -178,8 +197,10 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 			return qinstr.AppendIndexed(dst, false, base-1-f.ref)
 		}
 		return qinstr.AppendIndexedPostBase(dst, f.ref-base)
-	case repLitStatic, repLitDigits:
+	case repLitStatic:
 		dst = wire.AppendInt(dst, 0x50|qinstr.NeverBit(f.never, 0x20), 4, f.ref)
+	case repLitDigits:
+		dst = wire.AppendInt(dst, 0x50|qinstr.NeverBit(f.never, 0x20), 4, staticContentLength)
 	case repLitDynamic:
 		if f.ref < base {
 			dst = wire.AppendInt(dst, 0x40|qinstr.NeverBit(f.never, 0x20), 4, base-1-f.ref)
@@ -192,17 +213,17 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 	if f.kind == repLitDigits {
 		if f.vhuff {
 			dst = wire.AppendInt(dst, 0x80, 7, uint64(f.vlen))
-			return wire.AppendHuffmanDigits(dst, f.cl)
+			return wire.AppendHuffmanDigits(dst, f.ref)
 		}
 		dst = wire.AppendInt(dst, 0, 7, uint64(f.vlen))
-		return wire.AppendDigits(dst, f.cl)
+		return wire.AppendDigits(dst, f.ref)
 	}
 	return e.appendChosen(dst, 0, 7, f.value, f.vlen, f.vhuff)
 }
 
 // appendChosen appends s as a string literal whose coding was chosen at
 // planning: payload length plen, Huffman-coded or not.
-func (e *Encoder) appendChosen(dst []byte, first byte, n uint8, s string, plen int, huff bool) []byte {
+func (e *Encoder) appendChosen(dst []byte, first byte, n uint8, s string, plen int32, huff bool) []byte {
 	if plen < 0 {
 		return wire.AppendString(dst, first, n, s, e.huff) // not chosen (see choice)
 	}

@@ -1,0 +1,25 @@
+package table
+
+// LookupExact is LookupHashed for a caller that wants only an entry
+// holding both name and value: it walks the name+value chain alone, so a
+// miss costs no walk of the name's chain and no name comparisons.
+func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint64, ok bool) {
+	x := &t.index
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+		return 0, false
+	}
+	mask := t.mask()
+	for a := t.bucket(x.slots[uint64(h.f)&mask].headF); a > lo; {
+		l := &x.slots[(a-1)&mask]
+		if a <= hi && l.hf == h.f && t.Holds(a-1, name, value) {
+			return a - 1, true
+		}
+		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
+			break
+		}
+		a -= uint64(l.nextF)
+	}
+	return 0, false
+}
