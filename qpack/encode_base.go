@@ -7,26 +7,20 @@ import (
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
-// finishPlan chooses the Base, sizes every line and registers the section.
-func (e *Encoder) finishPlan() {
+// finishPlan chooses the Base, sizes every line and registers the section;
+// refs are the references in field order, each entry<<1, | 1 for a name's.
+func (e *Encoder) finishPlan(refs []uint64) {
 	p := &e.pl
 	p.ric, p.base, p.refs = 0, 0, 0
 	if p.hasRef {
-		// The references in field order, each entry<<1, | 1 for a name's
-		// (the scratch of collectBlocked, which Plan no longer needs), and
-		// their length with the Base at the Required Insert Count.
+		// The length of the references with the Base at the Required
+		// Insert Count.
 		p.ric = p.maxRef + 1
-		refs := e.blocked[:0]
 		n := baseLen(p.ric, p.ric)
-		for i := range p.fields {
-			f := &p.fields[i]
-			if k := f.kind; k == repDynamic || k == repLitDynamic {
-				name := uint64(k-repDynamic) / 2
-				refs = append(refs, f.ref<<1|name)
-				n += relLen(p.ric-1-f.ref, 63>>(2*name))
-			}
+		for _, r := range refs {
+			n += relLen(p.ric-1-r>>1, 63>>(2*(r&1)))
 		}
-		e.blocked, p.refs = refs, len(refs)
+		p.refs = len(refs)
 		p.base = p.chooseBase(refs, n)
 	}
 	p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
@@ -54,21 +48,90 @@ const maxBaseCandidates = 16
 // ricLen is refsLen(p.ric, p.ric, refs).
 func (p *sectionPlan) chooseBase(refs []uint64, ricLen int) uint64 {
 	best, bestLen := p.ric, ricLen
-	if p.start < p.ric && bestLen > p.refs+1 {
-		if l := refsLen(p.ric, p.start, refs); l < bestLen {
+	if bestLen <= p.refs+1 {
+		return best // a byte per reference and for the Base: nothing is shorter
+	}
+	var c *baseCounts
+	if len(refs) >= baseCountsMin && p.ric-p.minRef <= baseWindow {
+		c = &baseCounts{}
+		c.init(p.minRef, p.ric, refs)
+	}
+	lenAt := func(b uint64) int {
+		if c != nil && b >= p.minRef {
+			return c.refsLen(p.ric, b, len(refs))
+		}
+		return refsLen(p.ric, b, refs)
+	}
+	if p.start < p.ric {
+		if l := lenAt(p.start); l < bestLen {
 			best, bestLen = p.start, l
 		}
 	}
-	// Until a byte per reference and for the Base: nothing is shorter.
 	for i, tried := 0, 0; i < len(refs) && bestLen > p.refs+1 && tried < maxBaseCandidates; i++ {
 		if b := refs[i]>>1 + 1; b < p.ric {
-			if l := refsLen(p.ric, b, refs); l < bestLen {
+			if l := lenAt(b); l < bestLen {
 				best, bestLen = b, l
 			}
 			tried++
 		}
 	}
 	return best
+}
+
+// A section with many references tries its Bases by counting: while every
+// referenced entry lies within baseWindow of the Required Insert Count,
+// each index takes one byte or two with any Base from the oldest one
+// referenced (see relLen), so a Base's length is the references' count plus
+// those past their prefix, which prefix sums over the window give at once.
+const (
+	baseCountsMin = 12
+	baseWindow    = 134 // 7 + 128 - 1: two bytes at most for any prefix
+)
+
+// baseCounts holds, for the references at absolute index lo + o, the
+// number of indexed-line references (idx) and of name references (name)
+// below each o.
+type baseCounts struct {
+	lo        uint64
+	w         int
+	idx, name [baseWindow + 1]uint16
+}
+
+func (c *baseCounts) init(lo, ric uint64, refs []uint64) {
+	c.lo, c.w = lo, int(ric-lo)
+	for _, r := range refs {
+		o := int(r>>1-lo) + 1
+		if r&1 == 0 {
+			c.idx[o]++
+		} else {
+			c.name[o]++
+		}
+	}
+	for o := 1; o <= c.w; o++ {
+		c.idx[o] += c.idx[o-1]
+		c.name[o] += c.name[o-1]
+	}
+}
+
+// below returns the counts of references to entries below abs t.
+func (c *baseCounts) below(t int64) (idx, name int) {
+	o := min(max(t-int64(c.lo), 0), int64(c.w))
+	return int(c.idx[o]), int(c.name[o])
+}
+
+// refsLen is refsLen(ric, b, refs) for lo <= b <= ric.
+func (c *baseCounts) refsLen(ric, b uint64, n int) int {
+	l := baseLen(ric, b) + n
+	// Relative: two bytes from b-1-r >= 63 (indexed) or 15 (name).
+	i, _ := c.below(int64(b) - 63)
+	_, m := c.below(int64(b) - 15)
+	l += i + m
+	// Post-base: two bytes from r-b >= 15 (indexed) or 7 (name).
+	ti, _ := c.below(int64(c.lo) + int64(c.w))
+	i, _ = c.below(int64(b) + 15)
+	_, tm := c.below(int64(c.lo) + int64(c.w))
+	_, m = c.below(int64(b) + 7)
+	return l + ti - i + tm - m
 }
 
 // refsLen returns the bytes that depend on the Base: the Base's part of the

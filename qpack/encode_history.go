@@ -144,7 +144,10 @@ func (h *fieldHistory) referenced(abs uint64) {
 		return
 	}
 	m.hits++
-	if s := h.stat(m); m.hits == 1 && s != nil && s.score < scoreMax {
+	if m.hits != 1 {
+		return // counted when first referenced
+	}
+	if s := h.stat(m); s != nil && s.score < scoreMax {
 		s.score++
 	}
 }

@@ -29,8 +29,11 @@ const (
 // staticContentLength is the QPACK static index of "content-length: 0".
 const staticContentLength = 4
 
-// planField is one planned field line, in 64 bytes: the slice of them
-// grows with the longest section a connection sends.
+// planField is one planned field line, in 72 bytes: the slice of them
+// grows with the longest section a connection sends. Between sections the
+// slice keeps each line's table reference, without its strings: the next
+// section's field at the same position is checked against it first (see
+// planRemembered).
 type planField struct {
 	name, value string
 	// ref is the static index or the dynamic absolute index the line
@@ -46,6 +49,9 @@ type planField struct {
 	pol          uint8 // policy: fastpath.NeverIndex, NoIndex, Index or 0
 	sn           int8  // lowest static index with the name, or -1
 	slot         int8  // name stats slot in the history, or -1
+	// memo is set when the first pass found the field in the table with
+	// LookupExact(h, name, value, lo, ref+memo): the end of its range.
+	memo uint32
 }
 
 // sectionPlan is the section being planned or written.
@@ -138,23 +144,31 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	late := p.canBlock && e.ack == AckNever && !blocked
 	early := p.dynamic && !late
 	e.scratch = e.scratch[:0]
-	l, _ := fields.(*fastpath.FieldList) // its methods inline: no dynamic call a field
-	for l != nil && l.Next() || l == nil && fields.Next() {
+	// A FieldList is read by index, its methods inlined: no dynamic call a
+	// field, and its raw Content-Length comes with the field.
+	l, _ := fields.(*fastpath.FieldList)
+	for i := 0; ; i++ {
 		var name, value string
 		var f fastpath.Flags
+		var raw int64
 		if l != nil {
-			name, value, f = l.Field()
-		} else {
-			name, value, f = fields.Field()
-		}
-		if len(name) == len("content-length") && value == "" {
-			if n, ok := fields.ContentLength(); ok {
-				if n >= 0 {
-					e.planContentLength(f, uint64(n), true, "")
-					continue
-				}
-				value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
+			if i == l.Len() {
+				l.Seek(i) // consumed, as by Next
+				break
 			}
+			name, value, f, raw = l.At(i)
+		} else {
+			if !fields.Next() {
+				break
+			}
+			name, value, f, raw = e.field(fields)
+		}
+		if raw >= 0 {
+			e.planContentLength(f, uint64(raw), true, "")
+			continue
+		}
+		if n := len(p.fields); early && n < cap(p.fields) && e.planRemembered(&p.fields[:n+1][n], name, value, f) {
+			continue
 		}
 		sx, sn := static.LookupQPACK(name, value) // static names are lowercase
 		if sn < 0 && !field.IsLower(name) {
@@ -180,18 +194,95 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			}
 		}
 	}
+	// The second pass, and the references in field order, each entry<<1,
+	// | 1 for a name's (in the scratch of collectBlocked, which Plan no
+	// longer needs), for finishPlan.
+	refs := e.blocked[:0]
 	for i := range p.fields {
-		if p.fields[i].kind == repPending {
-			e.choose(&p.fields[i])
+		f := &p.fields[i]
+		if f.kind == repPending {
+			e.choose(f)
+		}
+		if k := f.kind; k == repDynamic || k == repLitDynamic {
+			refs = append(refs, f.ref<<1|uint64(k-repDynamic)/2)
 		}
 	}
-	e.finishPlan()
+	e.blocked = refs
+	e.finishPlan(refs)
 	return p.total
 }
 
-// push appends a zero planned field and returns it (valid until the next
-// push). Within the capacity it reslices: sectionDone left the elements
-// zero.
+// planRemembered plans the field at the position of m, the line at that
+// position in an earlier section, as collect and preInsert would, when m
+// tells their answer without the lookups: m is the static entry that
+// matched exactly, and the field is that entry's name and value, or the
+// field is still in the dynamic table entry that m references (Recheck).
+// It reports whether it planned the field.
+func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
+	p := &e.pl
+	switch {
+	case m.kind == repStatic && m.ref != staticContentLength:
+		s, _ := static.QPACK(m.ref)
+		if name != s.Name || value != s.Value {
+			return false
+		}
+		sx, sn := int(m.ref), int(m.sn)
+		pol := decide(e.indexing, f, sn, len(value))
+		if pol == fastpath.NeverIndex {
+			if pf := e.collect(name, value, f, sx, sn); pf.kind == repPending {
+				e.preInsert(pf)
+			}
+			return true
+		}
+		// What collect writes: the rest of m is the same line.
+		m.name, m.value, m.pol = name, value, uint8(pol)
+	case m.kind == repDynamic && m.memo != 0:
+		// The entry holds the strings that gave m.sn, and no static entry
+		// matched them exactly.
+		pol := decide(e.indexing, f, int(m.sn), len(value))
+		abs, hi := m.ref, e.refLimit()
+		if pol == fastpath.NeverIndex || !e.tbl.Recheck(m.h, name, value, abs, abs+uint64(m.memo), p.drainLo, hi) {
+			return false
+		}
+		// What collect and preInsert write: the rest of m is the same line
+		// (slot -1 and never false, or preInsert would not have looked).
+		m.name, m.value, m.pol = name, value, uint8(pol)
+		m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
+		e.reference(abs)
+	default:
+		return false
+	}
+	p.fields = p.fields[:len(p.fields)+1]
+	return true
+}
+
+// memoSpan returns the memo of a line that LookupExact found at abs with
+// hi as the end of its range (0, none, when it does not fit).
+func memoSpan(abs, hi uint64) uint32 {
+	if d := hi - abs; d <= math.MaxUint32 {
+		return uint32(d)
+	}
+	return 0
+}
+
+// field returns the current field of fields, as FieldList.At: its raw
+// Content-Length, or -1 (a negative one is sent as its decimal string).
+func (e *Encoder) field(fields fastpath.Enumerator) (name, value string, f fastpath.Flags, raw int64) {
+	name, value, f = fields.Field()
+	if len(name) == len("content-length") && value == "" {
+		if n, ok := fields.ContentLength(); ok {
+			if n >= 0 {
+				return name, value, f, n
+			}
+			value = e.keep(strconv.AppendInt(e.scratch, n, 10)) // not a length: sent as is
+		}
+	}
+	return name, value, f, -1
+}
+
+// push appends a planned field and returns it (valid until the next push),
+// for the caller to set whole: within the capacity it reslices, and the
+// element holds what an earlier section left there.
 func (p *sectionPlan) push() *planField {
 	n := len(p.fields)
 	if n == cap(p.fields) {
@@ -244,9 +335,7 @@ func (e *Encoder) keep(b []byte) string {
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
 	pf := e.pl.push()
-	pf.name, pf.value = name, value
-	pf.pol, pf.sn, pf.slot = uint8(pol), int8(sn), -1
-	pf.never = pol == fastpath.NeverIndex
+	*pf = planField{name: name, value: value, pol: uint8(pol), sn: int8(sn), slot: -1, never: pol == fastpath.NeverIndex}
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}
@@ -260,9 +349,10 @@ func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	pf.h = e.tbl.Hash(pf.name, pf.value)
 	if !pf.never {
-		if abs, exact := e.tbl.LookupExact(pf.h, pf.name, pf.value, p.drainLo, e.refLimit()); exact {
+		hi := e.refLimit()
+		if abs, exact := e.tbl.LookupExact(pf.h, pf.name, pf.value, p.drainLo, hi); exact {
 			e.reference(abs)
-			pf.kind, pf.ref = repDynamic, abs
+			pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
 			return
 		}
 	}

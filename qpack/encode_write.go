@@ -168,7 +168,10 @@ func (e *Encoder) sectionDone() {
 		}
 		e.krc = e.tbl.Inserted()
 	}
-	clear(p.fields)
+	for i := range p.fields {
+		// The caller's strings go; the lines stay, for planRemembered.
+		p.fields[i].name, p.fields[i].value = "", ""
+	}
 	p.fields = p.fields[:0]
 	if cap(p.buf) > planKeep {
 		p.buf = nil

@@ -170,6 +170,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 	capacity := int(min(cfg.TableCapacity, cfg.MaxTableCapacity, encMaxCapacity))
 	e.tbl.Init(capacity, true)
 	e.pl.reset()
+	clear(e.pl.fields[:cap(e.pl.fields)]) // the lines of the last connection's sections
 	pl := sectionPlan{fields: e.pl.fields[:0], buf: wipe(e.pl.buf), ends: e.pl.ends[:0]}
 	if e.hist != nil {
 		clear(e.hist.meta)

@@ -23,3 +23,31 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	}
 	return 0, false
 }
+
+// maxRecheck bounds the entries Recheck scans.
+const maxRecheck = 16
+
+// Recheck reports whether LookupExact(h, name, value, lo, hi) returns abs,
+// where an earlier LookupExact of the same name and value, with since as
+// its hi, returned abs: the entries between abs and since were then known
+// not to hold them, so only the entries from since on need a look, and
+// only at their hashes. It answers false, as if it missed, when more than
+// a few entries came since.
+func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) bool {
+	hi = min(hi, t.inserted)
+	if abs < max(lo, t.first) || abs >= hi || !t.indexed || since <= abs {
+		return false
+	}
+	if since < hi {
+		if hi-since > maxRecheck {
+			return false
+		}
+		mask := t.mask()
+		for a := since; a < hi; a++ {
+			if t.index.slots[a&mask].hf == h.f {
+				return false
+			}
+		}
+	}
+	return t.Holds(abs, name, value)
+}
