@@ -1,0 +1,92 @@
+package qpack
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/corpustest"
+)
+
+// TestEncoderRememberedLines checks that the lines an encoder remembers
+// between sections (planRemembered) change nothing: an encoder whose
+// memory is wiped before every section writes the same bytes, on the
+// encoder stream and in every section, over the QIFs at several settings,
+// with acknowledgments delayed.
+func TestEncoderRememberedLines(t *testing.T) {
+	dir := corpustest.Dir(t, "")
+	for _, q := range etQIFNames {
+		lists := etReadQIF(t, filepath.Join(dir, "qifs", "qifs", q+".qif"))
+		for _, c := range []int{256, 4096} {
+			for _, delay := range []int{0, 4} {
+				cfg := EncoderConfig{MaxTableCapacity: uint64(c), TableCapacity: uint64(c), MaxBlockedStreams: 20, AckMode: AckDecoderStream}
+				var a, b Encoder
+				a.Init(cfg)
+				b.Init(cfg)
+				var ad, bd Decoder
+				ad.Init(DecoderConfig{MaxTableCapacity: uint64(c), MaxBlockedStreams: 20})
+				bd.Init(DecoderConfig{MaxTableCapacity: uint64(c), MaxBlockedStreams: 20})
+				var acks [][2][]byte
+				var l fastpath.FieldList
+				for i, fl := range lists {
+					l.Reset()
+					for _, f := range fl {
+						l.Add(f.Name, f.Value, f.Flags)
+					}
+					clear(b.pl.fields[:cap(b.pl.fields)])
+					sa := a.AppendSection(uint64(i)*4, nil, &l)
+					sb := b.AppendSection(uint64(i)*4, nil, &l)
+					ea, eb := a.AppendEncoderStream(nil), b.AppendEncoderStream(nil)
+					if !bytes.Equal(sa, sb) || !bytes.Equal(ea, eb) {
+						t.Fatalf("%s %d delay %d list %d: section %x, encoder stream %x; without memory %x, %x", q, c, delay, i, sa, ea, sb, eb)
+					}
+					var ack [2][]byte
+					for k, d := range []*Decoder{&ad, &bd} {
+						if err := d.ReadEncoderStream(ea); err != nil {
+							t.Fatal(err)
+						}
+						var s etSink
+						if _, err := d.DecodeSection(uint64(i)*4, sa, &s); err != nil {
+							t.Fatal(err)
+						}
+						ack[k] = d.AppendDecoderStream(nil)
+					}
+					acks = append(acks, ack)
+					for len(acks) > delay {
+						if err := a.ReadDecoderStream(acks[0][0]); err != nil {
+							t.Fatal(err)
+						}
+						if err := b.ReadDecoderStream(acks[0][1]); err != nil {
+							t.Fatal(err)
+						}
+						acks = acks[1:]
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBaseCounts checks the counted lengths of the Base search against
+// refsLen for every Base from the oldest referenced entry.
+func TestBaseCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		lo := r.Uint64N(1 << 20)
+		ric := lo + 1 + r.Uint64N(baseWindow)
+		refs := make([]uint64, baseCountsMin+r.IntN(40))
+		refs[0] = lo << 1
+		for i := 1; i < len(refs); i++ {
+			refs[i] = (lo+r.Uint64N(ric-lo))<<1 | r.Uint64N(2)
+		}
+		var c baseCounts
+		c.init(lo, ric, refs)
+		for b := lo; b <= ric; b++ {
+			if got, want := c.refsLen(ric, b, len(refs)), refsLen(ric, b, refs); got != want {
+				t.Fatalf("lo %d ric %d base %d: counted %d, refsLen %d", lo, ric, b, got, want)
+			}
+		}
+	}
+}
