@@ -117,13 +117,11 @@ type EncoderConfig struct {
 // and remembers the lines of recent fields, by the addresses of their
 // strings: a server's constant fields and cached Date cost a comparison
 // and a copy each (every byte is compared, so a string changed in place
-// only misses). With a dynamic table, it remembers which entry each of a
-// section's first 32 fields was found in: the same strings at the same
-// position, equal to the entry byte for byte, skip the lookups while the
-// table has not changed. A fastpath.FieldList section made only of static
-// entries, entries found in the table and a raw Content-Length, sent again
-// (the same strings, verified byte for byte) against the same table, is
-// copied from the bytes of its last time, with the new Content-Length.
+// only misses). With a dynamic table, it remembers the line of each
+// position of the last section: a field equal byte for byte to the static
+// entry, or to the dynamic entry, that the field at its position matched
+// skips the static lookup and the hashing, when no entry inserted since
+// can hold it (the lines are those the lookups would give).
 //
 // The zero Encoder is a static-only encoder with the zero EncoderConfig;
 // Init sets another configuration.
