@@ -8,27 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/codectest"
 )
-
-// decField is a decoded field as the tests compare it.
-type decField struct {
-	Name, Value string
-	Never       bool
-}
-
-// decCollect is a Sink that keeps copies of the fields and their flags.
-type decCollect struct {
-	fields []decField
-	flags  []fastpath.Flags
-}
-
-func (c *decCollect) Field(name, value []byte, f fastpath.Flags) error {
-	c.fields = append(c.fields, decField{string(name), string(value), f&fastpath.NeverIndex != 0})
-	c.flags = append(c.flags, f)
-	return nil
-}
 
 type decRFCExample struct {
 	ID           string `json:"id"`
@@ -83,7 +64,7 @@ func TestDecodeRFC7541(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got decCollect
+			var got codectest.Recorder
 			if mode == "whole" {
 				err = d.Decode(wire, &got)
 			} else {
@@ -99,17 +80,12 @@ func TestDecodeRFC7541(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", mode, ex.ID, err)
 			}
-			var want []decField
+			var want []codectest.Field // with the static IDs of their names
 			for _, h := range ex.Headers {
-				want = append(want, decField{h.Name, h.Value, h.NeverIndex})
+				want = append(want, codectest.Want(h.Name, h.Value, h.NeverIndex))
 			}
-			if diff := cmp.Diff(want, got.fields); diff != "" {
+			if diff := cmp.Diff(want, got.Fields); diff != "" {
 				t.Errorf("%s %s: fields (-want +got):\n%s", mode, ex.ID, diff)
-			}
-			for i, f := range got.flags {
-				if id := static.Lookup(got.fields[i].Name); f.ID() != id {
-					t.Errorf("%s %s: field %d has ID %v, want %v", mode, ex.ID, i, f.ID(), id)
-				}
 			}
 			type entry struct {
 				Name, Value string

@@ -331,7 +331,8 @@ func propParams(n int) *gopter.TestParameters {
 	return p
 }
 
-// collect is a Sink that keeps fields in x/net's form, for comparisons.
+// collect is a Sink that keeps fields in x/net's form: the encoder tests
+// compare them with x/net's decoder's (codectest.Recorder keeps IDs).
 type collect []xhpack.HeaderField
 
 func (c *collect) Field(name, value []byte, f fastpath.Flags) error {

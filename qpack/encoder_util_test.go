@@ -46,20 +46,6 @@ func (l *etFields) ContentLength() (int64, bool) {
 	return f.CL, f.Raw
 }
 
-// etGot is a decoded field as a test sink records it.
-type etGot struct {
-	Name, Value string
-	Never       bool
-}
-
-// etSink records decoded fields.
-type etSink struct{ got []etGot }
-
-func (s *etSink) Field(name, value []byte, f fastpath.Flags) error {
-	s.got = append(s.got, etGot{string(name), string(value), f&fastpath.NeverIndex != 0})
-	return nil
-}
-
 // etQIFNames are the six QIFs of the compression measurement.
 var etQIFNames = []string{"fb-req-hq", "fb-req", "fb-resp-hq", "fb-resp", "netbsd-hq", "netbsd"}
 

@@ -10,29 +10,37 @@ import (
 	"github.com/hqpack/hqpack/static"
 )
 
-// Field is a decoded field as the tests compare it.
+// Field is a decoded field as the tests compare it: its flags, never
+// indexed and the static FieldID of its name, as fields.
 type Field struct {
 	Name, Value string
-	Flags       fastpath.Flags
+	Never       bool
+	ID          static.FieldID
 }
 
-// Never reports whether f came as never-indexed.
-func (f Field) Never() bool { return f.Flags&fastpath.NeverIndex != 0 }
-
-// Want returns the field a decoder hands over for name and value with
-// flags f (fastpath.NeverIndex or 0): both decoders give every field the
-// static ID of its name.
-func Want(name, value string, f fastpath.Flags) Field {
-	return Field{name, value, f.WithID(static.Lookup(name))}
+// Want returns the field an HPACK decoder hands over for name and value:
+// every name carries its static ID. (A QPACK decoder gives none to a
+// literal name.)
+func Want(name, value string, never bool) Field {
+	return Field{name, value, never, static.Lookup(name)}
 }
 
 // Recorder is a Sink that keeps every field. It copies the bytes: a
 // decoder's slices are valid only during the call.
-type Recorder struct{ Fields []Field }
+type Recorder struct {
+	Fields []Field
+	// NoIDs leaves every ID static.None, for comparisons with fields whose
+	// IDs are not known (an encoder's input, another decoder's output).
+	NoIDs bool
+}
 
 // Field implements fastpath.Sink.
 func (r *Recorder) Field(name, value []byte, f fastpath.Flags) error {
-	r.Fields = append(r.Fields, Field{string(name), string(value), f})
+	id := f.ID()
+	if r.NoIDs {
+		id = static.None
+	}
+	r.Fields = append(r.Fields, Field{string(name), string(value), f&fastpath.NeverIndex != 0, id})
 	return nil
 }
 
