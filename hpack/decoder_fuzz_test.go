@@ -14,7 +14,7 @@ import (
 // accept/reject and fields either way, the fragment buffer within its
 // bound, and after a failure only ErrClosed.
 func FuzzDecoder(f *testing.F) {
-	for _, ex := range decLoadRFC(nil) {
+	for _, ex := range loadRFC7541(f) {
 		w, _ := hex.DecodeString(ex.WireHex)
 		f.Add(w, uint8(3), uint16(ex.Settings.HeaderTableSize))
 	}

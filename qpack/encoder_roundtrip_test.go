@@ -45,14 +45,7 @@ func etRandomSection(r *rand.Rand) []etField {
 				f.Value = fmt.Sprintf("v%d", r.Intn(8))
 			}
 		}
-		switch r.Intn(16) {
-		case 0:
-			f.Flags = fastpath.NeverIndex
-		case 1:
-			f.Flags = fastpath.NoIndex
-		case 2:
-			f.Flags = fastpath.Index
-		}
+		f.Flags = codectest.RandFlags(r, 16)
 		fields = append(fields, f)
 	}
 	return fields
@@ -275,12 +268,7 @@ func etRunRoundTrip(t *testing.T, c etRTConfig) []string {
 }
 
 func TestEncoderRoundTrip(t *testing.T) {
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = 300
-	if testing.Short() {
-		p.MinSuccessfulTests = 60
-	}
-	props := gopter.NewProperties(p)
+	props := etProperties(300, 60)
 	props.Property("sections decode to their fields, whatever the delivery", prop.ForAll(
 		func(c etRTConfig) string {
 			f := etRunRoundTrip(t, c)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/leanovate/gopter"
 )
 
 // etField is one field of a test section. raw marks a raw Content-Length
@@ -44,6 +45,17 @@ func (l *etFields) Field() (string, string, fastpath.Flags) {
 func (l *etFields) ContentLength() (int64, bool) {
 	f := &l.f[l.i]
 	return f.CL, f.Raw
+}
+
+// etProperties returns gopter properties that pass after runs cases, or
+// short ones under -short.
+func etProperties(runs, short int) *gopter.Properties {
+	p := gopter.DefaultTestParameters()
+	p.MinSuccessfulTests = runs
+	if testing.Short() {
+		p.MinSuccessfulTests = short
+	}
+	return gopter.NewProperties(p)
 }
 
 // etQIFNames are the six QIFs of the compression measurement.
