@@ -1,8 +1,8 @@
 // Package codectest holds what the HPACK and QPACK tests share: Sinks that
-// record, count, discard or fail decoded fields, and the equivalence
-// harness for the encoders' Begin/Continue paths. Only _test.go files
-// import it; like every internal package it imports the standard library
-// and this module only (deps_test.go).
+// record, count, discard or fail decoded fields, the equivalence harness
+// for the encoders' Begin/Continue paths and RandFlags for generators of
+// fields. Only _test.go files import it; like every internal package it
+// imports the standard library and this module only (deps_test.go).
 package codectest
 
 import (
@@ -10,8 +10,8 @@ import (
 	"github.com/hqpack/hqpack/static"
 )
 
-// Field is a decoded field as the tests compare it: its flags, never
-// indexed and the static FieldID of its name, as fields.
+// Field is a decoded field as the tests compare it; Never and ID are what
+// its fastpath.Flags carried.
 type Field struct {
 	Name, Value string
 	Never       bool
