@@ -16,6 +16,7 @@ var corePackages = []string{
 	"./internal/table/...",
 	"./internal/memscan/...",
 	"./internal/corpustest/...",
+	"./internal/codectest/...",
 	"./internal/field/...",
 	"./internal/qinstr/...",
 	"./internal/policy/...",

@@ -7,17 +7,9 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 )
-
-// decCount is a Sink that counts fields and bytes.
-type decCount struct{ fields, bytes int }
-
-func (c *decCount) Field(name, value []byte, f fastpath.Flags) error {
-	c.fields++
-	c.bytes += len(name) + len(value)
-	return nil
-}
 
 // TestDecodeBomb: one entry as large as the table, then 100,000 one-byte
 // references to it. Decoding stops at the section limit, having handed the
@@ -28,7 +20,7 @@ func TestDecodeBomb(t *testing.T) {
 	head := len(block)
 	block = append(block, bytes.Repeat([]byte{0xbe}, 100000)...)
 	var d Decoder
-	var c decCount
+	var c codectest.Counter
 	err := d.Decode(block, &c)
 	if !errors.Is(err, ErrSectionTooLarge) {
 		t.Fatalf("bomb: %v", err)
@@ -36,8 +28,8 @@ func TestDecodeBomb(t *testing.T) {
 	// 64 KiB holds 16 fields of 4096: the 17th (the 16th reference) fails.
 	var e *Error
 	errors.As(err, &e)
-	if c.fields != 16 || c.bytes > DefaultMaxSectionSize || e.Offset != head+15 {
-		t.Fatalf("bomb: %d fields, %d bytes delivered, stopped at offset %d", c.fields, c.bytes, e.Offset)
+	if c.Fields != 16 || c.Bytes > DefaultMaxSectionSize || e.Offset != head+15 {
+		t.Fatalf("bomb: %d fields, %d bytes delivered, stopped at offset %d", c.Fields, c.Bytes, e.Offset)
 	}
 	if d.work.parsed > head+16 {
 		t.Fatalf("bomb: %d bytes parsed", d.work.parsed)
@@ -50,11 +42,11 @@ func TestDecodeEmptyFields(t *testing.T) {
 	block := bytes.Repeat([]byte{0x00, 0x00, 0x00}, 8193)
 	var d Decoder
 	d.Init(DecoderConfig{MaxSectionSize: 256 << 10})
-	var c decCount
+	var c codectest.Counter
 	err := d.Decode(block, &c)
 	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrSectionTooLarge) || c.fields != 8192 || e.Offset != 3*8192 {
-		t.Fatalf("empty fields: %v after %d fields", err, c.fields)
+	if !errors.As(err, &e) || !errors.Is(err, ErrSectionTooLarge) || c.Fields != 8192 || e.Offset != 3*8192 {
+		t.Fatalf("empty fields: %v after %d fields", err, c.Fields)
 	}
 	// One fewer fits exactly.
 	d.Init(DecoderConfig{MaxSectionSize: 256 << 10})
@@ -76,7 +68,7 @@ func TestDecodeSlowHuffman(t *testing.T) {
 	}
 	for _, step := range []int{1, 7} {
 		var d Decoder
-		var got decCollect
+		var got codectest.Recorder
 		for i := 0; i < len(block); i += step {
 			if err := d.Write(block[i:min(i+step, len(block))], &got); err != nil {
 				t.Fatal(err)
@@ -89,7 +81,7 @@ func TestDecodeSlowHuffman(t *testing.T) {
 		if err := d.End(); err != nil {
 			t.Fatal(err)
 		}
-		if len(got.fields) != 2 || got.fields[0].Value != value || got.fields[1].Name != ":method" {
+		if len(got.Fields) != 2 || got.Fields[0].Value != value || got.Fields[1].Name != ":method" {
 			t.Fatalf("step %d: wrong fields", step)
 		}
 		if d.work.parsed > len(block)+step || d.work.measures > 8 {
@@ -108,23 +100,23 @@ func TestDecodeStreamBound(t *testing.T) {
 	var d Decoder
 	d.Init(DecoderConfig{MaxStringLength: 1000})
 	block := decLit(nil, decWithout, 0, "n", strings.Repeat("v", 1000), wire.HuffmanNever)
-	if err := d.Write(block[:10], decNop{}); err != nil {
+	if err := d.Write(block[:10], codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Write(block[10:], decNop{}); err != nil {
+	if err := d.Write(block[10:], codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.End(); err != nil {
 		t.Fatal(err)
 	}
 	block = decLit(nil, decWithout, 0, "n", strings.Repeat("v", 1001), wire.HuffmanNever)
-	if err := d.Write(block[:6], decNop{}); !errors.Is(err, ErrStringTooLong) {
+	if err := d.Write(block[:6], codectest.Discard{}); !errors.Is(err, ErrStringTooLong) {
 		t.Fatalf("over-long string: %v", err)
 	}
 	// A raw value that cannot fit the section is refused before its bytes.
 	d.Init(DecoderConfig{MaxSectionSize: 500})
 	block = decLit(nil, decWithout, 0, "n", strings.Repeat("v", 470), wire.HuffmanNever)
-	if err := d.Write(block[:6], decNop{}); !errors.Is(err, ErrSectionTooLarge) || cap(d.buf) > 0 {
+	if err := d.Write(block[:6], codectest.Discard{}); !errors.Is(err, ErrSectionTooLarge) || cap(d.buf) > 0 {
 		t.Fatalf("value over the section size: %v (buffered %d)", err, cap(d.buf))
 	}
 }
@@ -151,7 +143,7 @@ func TestDecodeAllocs(t *testing.T) {
 		t.Errorf("warm Decode into SinkList: %v allocs", a)
 	}
 	if a := testing.AllocsPerRun(100, func() {
-		_ = d.Decode(warm, decNop{})
+		_ = d.Decode(warm, codectest.Discard{})
 	}); a != 0 {
 		t.Errorf("warm Decode: %v allocs", a)
 	}

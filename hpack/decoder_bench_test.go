@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	xhpack "golang.org/x/net/http2/hpack"
 )
 
@@ -79,13 +80,13 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("warm-nop", func(b *testing.B) {
 		// Into a sink that keeps nothing, as x/net's emit below.
 		var d Decoder
-		if err := d.Decode(blocks[0], decNop{}); err != nil {
+		if err := d.Decode(blocks[0], codectest.Discard{}); err != nil {
 			b.Fatal(err)
 		}
 		b.SetBytes(int64(len(blocks[1])))
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := d.Decode(blocks[1], decNop{}); err != nil {
+			if err := d.Decode(blocks[1], codectest.Discard{}); err != nil {
 				b.Fatal(err)
 			}
 		}

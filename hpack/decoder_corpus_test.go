@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 type decStory struct {
@@ -53,7 +55,7 @@ func TestDecodeCorpus(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			var whole, frag Decoder
-			var got, gotFrag decCollect
+			var got, gotFrag codectest.Recorder
 			for _, c := range s.Cases {
 				if c.HeaderTableSize != nil {
 					whole.SetMaxTableSize(uint32(*c.HeaderTableSize))
@@ -63,20 +65,20 @@ func TestDecodeCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s case %d: %v", name, c.Seqno, err)
 				}
-				var want []decField
+				var want []codectest.Field
 				for _, h := range c.Headers {
 					for k, v := range h {
-						want = append(want, decField{Name: k, Value: v})
+						want = append(want, codectest.Want(k, v, false))
 					}
 				}
-				got.fields = got.fields[:0]
+				got.Fields = got.Fields[:0]
 				if err := whole.Decode(w, &got); err != nil {
 					t.Fatalf("%s case %d: %v", name, c.Seqno, err)
 				}
-				if !slices.Equal(want, got.fields) {
-					t.Fatalf("%s case %d (-want +got):\n%s", name, c.Seqno, cmp.Diff(want, got.fields))
+				if !slices.Equal(want, got.Fields) {
+					t.Fatalf("%s case %d (-want +got):\n%s", name, c.Seqno, cmp.Diff(want, got.Fields))
 				}
-				gotFrag.fields = gotFrag.fields[:0]
+				gotFrag.Fields = gotFrag.Fields[:0]
 				for p := w; len(p) > 0; {
 					n := min(len(p), 1+r.IntN(40))
 					if err := frag.Write(p[:n], &gotFrag); err != nil {
@@ -87,8 +89,8 @@ func TestDecodeCorpus(t *testing.T) {
 				if err := frag.End(); err != nil {
 					t.Fatalf("%s case %d fragmented: %v", name, c.Seqno, err)
 				}
-				if !slices.Equal(want, gotFrag.fields) {
-					t.Fatalf("%s case %d fragmented (-want +got):\n%s", name, c.Seqno, cmp.Diff(want, gotFrag.fields))
+				if !slices.Equal(want, gotFrag.Fields) {
+					t.Fatalf("%s case %d fragmented (-want +got):\n%s", name, c.Seqno, cmp.Diff(want, gotFrag.Fields))
 				}
 				cases++
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
@@ -51,10 +51,6 @@ func decBytes(parts ...any) []byte {
 	}
 	return b
 }
-
-type decNop struct{}
-
-func (decNop) Field(name, value []byte, f fastpath.Flags) error { return nil }
 
 func TestDecodeErrors(t *testing.T) {
 	long := strings.Repeat("a", 11)
@@ -111,7 +107,7 @@ func TestDecodeErrors(t *testing.T) {
 			var err error
 			if frag {
 				for i := range c.block {
-					if err = d.Write(c.block[i:i+1], decNop{}); err != nil {
+					if err = d.Write(c.block[i:i+1], codectest.Discard{}); err != nil {
 						break
 					}
 				}
@@ -119,7 +115,7 @@ func TestDecodeErrors(t *testing.T) {
 					err = d.End()
 				}
 			} else {
-				err = d.Decode(c.block, decNop{})
+				err = d.Decode(c.block, codectest.Discard{})
 			}
 			if !errors.Is(err, c.want) {
 				t.Errorf("%s (fragmented %v): %v, want %v", c.name, frag, err, c.want)
@@ -130,7 +126,7 @@ func TestDecodeErrors(t *testing.T) {
 				t.Errorf("%s (fragmented %v): %#v, want offset %d", c.name, frag, err, c.off)
 			}
 			// A connection error is final.
-			for _, later := range []error{d.Decode([]byte{0x82}, decNop{}), d.Write([]byte{0x82}, decNop{}), d.End()} {
+			for _, later := range []error{d.Decode([]byte{0x82}, codectest.Discard{}), d.Write([]byte{0x82}, codectest.Discard{}), d.End()} {
 				if !errors.Is(later, ErrClosed) || !errors.Is(later, c.want) {
 					t.Errorf("%s: later call: %v, want ErrClosed wrapping %v", c.name, later, c.want)
 				}
@@ -144,7 +140,7 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	var d Decoder
 	ok := func(block []byte) {
 		t.Helper()
-		if err := d.Decode(block, decNop{}); err != nil {
+		if err := d.Decode(block, codectest.Discard{}); err != nil {
 			t.Fatalf("%x: %v", block, err)
 		}
 	}
@@ -165,7 +161,7 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	// smallest setting, later ones may go up to the final one.
 	d.SetMaxTableSize(50)
 	d.SetMaxTableSize(3000)
-	if err := d.Decode(decUpdate(nil, 3000), decNop{}); !errors.Is(err, ErrSizeUpdate) {
+	if err := d.Decode(decUpdate(nil, 3000), codectest.Discard{}); !errors.Is(err, ErrSizeUpdate) {
 		t.Fatalf("update to 3000 after lowering to 50: %v", err)
 	}
 	d = Decoder{}
@@ -186,7 +182,7 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	ok(decUpdate(nil, 10))
 	ok(nil)
 	d.SetMaxTableSize(5)
-	if err := d.Decode(nil, decNop{}); !errors.Is(err, ErrSizeUpdate) {
+	if err := d.Decode(nil, codectest.Discard{}); !errors.Is(err, ErrSizeUpdate) {
 		t.Fatalf("empty section after lowering: %v", err)
 	}
 	// Lowering to a size the table already fits in needs no update
@@ -202,7 +198,7 @@ func TestDecodeSizeUpdates(t *testing.T) {
 	if size, capacity := d.TableSize(); size != 0 || capacity != DefaultTableSize {
 		t.Fatalf("initial capacity %d", capacity)
 	}
-	if err := d.Decode(decBytes(0x82), decNop{}); !errors.Is(err, ErrSizeUpdate) {
+	if err := d.Decode(decBytes(0x82), codectest.Discard{}); !errors.Is(err, ErrSizeUpdate) {
 		t.Fatalf("no update below the initial size: %v", err)
 	}
 	d.Init(DecoderConfig{MaxTableSize: 100})
@@ -246,7 +242,7 @@ func TestDecodeMalformed(t *testing.T) {
 		// The malformed field comes first, or after a valid one; an
 		// entry inserted after it must still be there.
 		block := append(append([]byte(nil), c.block...), decLit(nil, decIncremental, 0, "after", "ok", wire.HuffmanNever)...)
-		var got decCollect
+		var got codectest.Recorder
 		err := d.Decode(block, &got)
 		if !errors.Is(err, ErrMalformedField) || !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
@@ -256,7 +252,7 @@ func TestDecodeMalformed(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Offset != c.off || fe.Code != ErrCodeProtocol || fe.ConnectionError() {
 			t.Errorf("%s: %#v, want offset %d", c.name, err, c.off)
 		}
-		for _, f := range got.fields {
+		for _, f := range got.Fields {
 			if f.Name == "after" {
 				t.Errorf("%s: a field after the malformed one was delivered", c.name)
 			}
@@ -265,13 +261,13 @@ func TestDecodeMalformed(t *testing.T) {
 			t.Errorf("%s: table out of sync: newest entry %q: %q", c.name, n, v)
 		}
 		// Usable: the next section decodes, and sees the entry.
-		got = decCollect{}
-		if err := d.Decode(decBytes(0x82, 0xbe), &got); err != nil || len(got.fields) != 2 || got.fields[1].Name != "after" {
-			t.Errorf("%s: next section: %v %v", c.name, err, got.fields)
+		got = codectest.Recorder{}
+		if err := d.Decode(decBytes(0x82, 0xbe), &got); err != nil || len(got.Fields) != 2 || got.Fields[1].Name != "after" {
+			t.Errorf("%s: next section: %v %v", c.name, err, got.Fields)
 		}
 		// Without validation the same section is fine.
 		d.Init(DecoderConfig{})
-		if err := d.Decode(block, decNop{}); err != nil {
+		if err := d.Decode(block, codectest.Discard{}); err != nil {
 			t.Errorf("%s: without validation: %v", c.name, err)
 		}
 	}
@@ -284,23 +280,9 @@ func TestDecodeMalformed(t *testing.T) {
 	block = decLit(block, decIncremental, 0, "x-custom", "a b\tc", wire.HuffmanAlways)
 	block = decLit(block, decNever, 0, "user-agent", "", wire.HuffmanNever)
 	block = decBytes(block, 0x90, 0xbe) // 62: x-custom (63 would be :authority, now too late)
-	if err := d.Decode(block, decNop{}); err != nil {
+	if err := d.Decode(block, codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// decFailAt is a Sink that fails at its n-th field.
-type decFailAt struct {
-	n, seen int
-	err     error
-}
-
-func (s *decFailAt) Field(name, value []byte, f fastpath.Flags) error {
-	s.seen++
-	if s.seen == s.n {
-		return s.err
-	}
-	return nil
 }
 
 // TestDecodeSinkError checks that a Sink's error stops delivery, is
@@ -311,17 +293,17 @@ func TestDecodeSinkError(t *testing.T) {
 	block := decBytes(0x82)
 	block = decLit(block, decIncremental, 0, "a", "1", wire.HuffmanNever)
 	block = decLit(block, decIncremental, 0, "b", "2", wire.HuffmanAlways)
-	s := &decFailAt{n: 2, err: sinkErr}
+	s := &codectest.FailAt{At: 2, Err: sinkErr}
 	if err := d.Decode(block, s); err != sinkErr {
 		t.Fatalf("Decode: %v, want the sink's error", err)
 	}
-	if s.seen != 2 {
-		t.Fatalf("the sink saw %d fields after failing at the 2nd", s.seen)
+	if s.Seen != 2 {
+		t.Fatalf("the sink saw %d fields after failing at the 2nd", s.Seen)
 	}
-	var got decCollect
-	if err := d.Decode(decBytes(0xbe, 0xbf), &got); err != nil || len(got.fields) != 2 ||
-		got.fields[0] != (decField{Name: "b", Value: "2"}) || got.fields[1] != (decField{Name: "a", Value: "1"}) {
-		t.Fatalf("next section: %v %v", err, got.fields)
+	var got codectest.Recorder
+	if err := d.Decode(decBytes(0xbe, 0xbf), &got); err != nil || len(got.Fields) != 2 ||
+		got.Fields[0] != codectest.Want("b", "2", false) || got.Fields[1] != codectest.Want("a", "1", false) {
+		t.Fatalf("next section: %v %v", err, got.Fields)
 	}
 }
 
@@ -334,18 +316,18 @@ func TestDecodeNeverIndexed(t *testing.T) {
 	block = decLit(block, decIncremental, 0, "x-a", "1", wire.HuffmanNever)
 	block = decLit(block, decNever, 62, "", "2", wire.HuffmanNever) // name from the dynamic table
 	block = decLit(block, decWithout, 62, "", "3", wire.HuffmanNever)
-	var got decCollect
+	var got codectest.Recorder
 	if err := d.Decode(block, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := []decField{{"password", "secret", true}, {"authorization", "Basic Zm9vOmJhcg==", true},
-		{"x-a", "1", false}, {"x-a", "2", true}, {"x-a", "3", false}}
-	if len(got.fields) != len(want) {
-		t.Fatalf("got %v", got.fields)
+	want := []codectest.Field{codectest.Want("password", "secret", true), codectest.Want("authorization", "Basic Zm9vOmJhcg==", true),
+		codectest.Want("x-a", "1", false), codectest.Want("x-a", "2", true), codectest.Want("x-a", "3", false)}
+	if len(got.Fields) != len(want) {
+		t.Fatalf("got %v", got.Fields)
 	}
 	for i := range want {
-		if got.fields[i] != want[i] {
-			t.Errorf("field %d: %v, want %v", i, got.fields[i], want[i])
+		if got.Fields[i] != want[i] {
+			t.Errorf("field %d: %v, want %v", i, got.Fields[i], want[i])
 		}
 	}
 	if d.TableLen() != 1 {

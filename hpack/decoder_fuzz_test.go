@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // FuzzDecoder decodes arbitrary input as a few sections, whole and cut into
@@ -12,7 +14,7 @@ import (
 // accept/reject and fields either way, the fragment buffer within its
 // bound, and after a failure only ErrClosed.
 func FuzzDecoder(f *testing.F) {
-	for _, ex := range decLoadRFC(nil) {
+	for _, ex := range loadRFC7541(f) {
 		w, _ := hex.DecodeString(ex.WireHex)
 		f.Add(w, uint8(3), uint16(ex.Settings.HeaderTableSize))
 	}
@@ -39,7 +41,7 @@ func FuzzDecoder(f *testing.F) {
 				whole.SetMaxTableSize(uint32(table) / 2)
 				frag.SetMaxTableSize(uint32(table) / 2)
 			}
-			var got, gotFrag decCollect
+			var got, gotFrag codectest.Recorder
 			err := whole.Decode(section, &got)
 			var ferr error
 			for p := section; len(p) > 0 && ferr == nil; p = p[min(step, len(p)):] {
@@ -51,8 +53,8 @@ func FuzzDecoder(f *testing.F) {
 			if ferr == nil {
 				ferr = frag.End()
 			}
-			if (err == nil) != (ferr == nil) || !slices.Equal(got.fields, gotFrag.fields) {
-				t.Fatalf("section %d: whole %v, fragmented %v\n%v\n%v", i, err, ferr, got.fields, gotFrag.fields)
+			if (err == nil) != (ferr == nil) || !slices.Equal(got.Fields, gotFrag.Fields) {
+				t.Fatalf("section %d: whole %v, fragmented %v\n%v\n%v", i, err, ferr, got.Fields, gotFrag.Fields)
 			}
 			var e *Error
 			if errors.As(err, &e) {

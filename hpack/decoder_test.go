@@ -2,77 +2,17 @@ package hpack
 
 import (
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/codectest"
 )
-
-// decField is a decoded field as the tests compare it.
-type decField struct {
-	Name, Value string
-	Never       bool
-}
-
-// decCollect is a Sink that keeps copies of the fields and their flags.
-type decCollect struct {
-	fields []decField
-	flags  []fastpath.Flags
-}
-
-func (c *decCollect) Field(name, value []byte, f fastpath.Flags) error {
-	c.fields = append(c.fields, decField{string(name), string(value), f&fastpath.NeverIndex != 0})
-	c.flags = append(c.flags, f)
-	return nil
-}
-
-type decRFCExample struct {
-	ID           string `json:"id"`
-	FreshContext bool   `json:"fresh_context"`
-	Settings     struct {
-		HeaderTableSize int `json:"header_table_size"`
-	} `json:"settings"`
-	Headers []struct {
-		Name       string `json:"name"`
-		Value      string `json:"value"`
-		NeverIndex bool   `json:"never_index"`
-	} `json:"headers"`
-	WireHex      string `json:"wire_hex"`
-	DynamicTable []struct {
-		Index int    `json:"index"`
-		Name  string `json:"name"`
-		Value string `json:"value"`
-		Size  int    `json:"size"`
-	} `json:"dynamic_table_after"`
-	DynamicTableSize int `json:"dynamic_table_size_after"`
-}
-
-func decLoadRFC(tb testing.TB) []decRFCExample {
-	b, err := os.ReadFile("testdata/rfc7541.json")
-	var doc struct {
-		Examples []decRFCExample `json:"examples"`
-	}
-	if err == nil {
-		err = json.Unmarshal(b, &doc)
-	}
-	if err == nil && len(doc.Examples) != 16 {
-		err = fmt.Errorf("%d RFC 7541 examples, want 16 (C.2.1-C.6.3)", len(doc.Examples))
-	}
-	if err != nil {
-		panic(err) // the file ships with the package
-	}
-	return doc.Examples
-}
 
 // TestDecodeRFC7541 decodes every example of RFC 7541 Appendix C, whole and
 // one byte per Write, and checks the fields, the never-indexed flags, the
 // static IDs and the dynamic table after each step.
 func TestDecodeRFC7541(t *testing.T) {
-	examples := decLoadRFC(t)
+	examples := loadRFC7541(t)
 	for _, mode := range []string{"whole", "bytewise"} {
 		var d Decoder
 		for _, ex := range examples {
@@ -83,7 +23,7 @@ func TestDecodeRFC7541(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got decCollect
+			var got codectest.Recorder
 			if mode == "whole" {
 				err = d.Decode(wire, &got)
 			} else {
@@ -99,24 +39,19 @@ func TestDecodeRFC7541(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", mode, ex.ID, err)
 			}
-			var want []decField
+			var want []codectest.Field // with the static IDs of their names
 			for _, h := range ex.Headers {
-				want = append(want, decField{h.Name, h.Value, h.NeverIndex})
+				want = append(want, codectest.Want(h.Name, h.Value, h.NeverIndex))
 			}
-			if diff := cmp.Diff(want, got.fields); diff != "" {
+			if diff := cmp.Diff(want, got.Fields); diff != "" {
 				t.Errorf("%s %s: fields (-want +got):\n%s", mode, ex.ID, diff)
-			}
-			for i, f := range got.flags {
-				if id := static.Lookup(got.fields[i].Name); f.ID() != id {
-					t.Errorf("%s %s: field %d has ID %v, want %v", mode, ex.ID, i, f.ID(), id)
-				}
 			}
 			type entry struct {
 				Name, Value string
 				Size        int
 			}
 			var wantTab, gotTab []entry
-			for _, e := range ex.DynamicTable {
+			for _, e := range ex.DynamicTableAfter {
 				wantTab = append(wantTab, entry{e.Name, e.Value, e.Size})
 			}
 			for i := range d.TableLen() {
@@ -126,8 +61,8 @@ func TestDecodeRFC7541(t *testing.T) {
 			if diff := cmp.Diff(wantTab, gotTab); diff != "" {
 				t.Errorf("%s %s: table (-want +got):\n%s", mode, ex.ID, diff)
 			}
-			if size, _ := d.TableSize(); size != ex.DynamicTableSize {
-				t.Errorf("%s %s: table size %d, want %d", mode, ex.ID, size, ex.DynamicTableSize)
+			if size, _ := d.TableSize(); size != ex.DynamicTableSizeAfter {
+				t.Errorf("%s %s: table size %d, want %d", mode, ex.ID, size, ex.DynamicTableSizeAfter)
 			}
 		}
 	}

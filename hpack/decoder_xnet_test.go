@@ -13,6 +13,8 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	xhpack "golang.org/x/net/http2/hpack"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // decWords hands out the random words a property test was given, then
@@ -128,7 +130,7 @@ func decDiff(words []uint64, st *decDiffStats) string {
 	frag.Init(cfg)
 	for i, block := range sections {
 		xf, xerr := xd.DecodeFull(block)
-		var got, gotFrag decCollect
+		var got, gotFrag codectest.Recorder
 		err := whole.Decode(block, &got)
 		var ferr error
 		for p := block; len(p) > 0 && ferr == nil; {
@@ -139,9 +141,9 @@ func decDiff(words []uint64, st *decDiffStats) string {
 		if ferr == nil {
 			ferr = frag.End()
 		}
-		if (err == nil) != (ferr == nil) || !slices.Equal(got.fields, gotFrag.fields) {
+		if (err == nil) != (ferr == nil) || !slices.Equal(got.Fields, gotFrag.Fields) {
 			return "section " + string(rune('0'+i)) + ": whole and fragmented differ: " + errString(err) + " / " + errString(ferr) +
-				"\n" + cmp.Diff(got.fields, gotFrag.fields)
+				"\n" + cmp.Diff(got.Fields, gotFrag.Fields)
 		}
 		if decSizeUpdatePlacement(err, xerr) {
 			st.excused++
@@ -154,12 +156,12 @@ func decDiff(words []uint64, st *decDiffStats) string {
 			st.rejected++
 			return ""
 		}
-		var want []decField
+		var want []codectest.Field
 		for _, f := range xf {
-			want = append(want, decField{f.Name, f.Value, f.Sensitive})
+			want = append(want, codectest.Want(f.Name, f.Value, f.Sensitive))
 		}
-		if !slices.Equal(want, got.fields) {
-			return "section " + string(rune('0'+i)) + ": fields (-x/net +hqpack):\n" + cmp.Diff(want, got.fields)
+		if !slices.Equal(want, got.Fields) {
+			return "section " + string(rune('0'+i)) + ": fields (-x/net +hqpack):\n" + cmp.Diff(want, got.Fields)
 		}
 		st.accepted++
 	}
@@ -217,7 +219,7 @@ func TestDecodeXNetDifferences(t *testing.T) {
 		var err, xerr error
 		for _, s := range c.sections {
 			_, xerr = xd.DecodeFull(s)
-			err = d.Decode(s, decNop{})
+			err = d.Decode(s, codectest.Discard{})
 		}
 		if (err == nil) != c.ours || (xerr == nil) != c.xok {
 			t.Errorf("%s: hqpack %v, x/net %v", c.name, err, xerr)

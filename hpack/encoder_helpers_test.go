@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
 	xhpack "golang.org/x/net/http2/hpack"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
@@ -259,6 +261,14 @@ func genScenario(p *gopter.GenParameters) *gopter.GenResult {
 	return gopter.NewGenResult(s, gopter.NoShrinker)
 }
 
+// forScenarios checks property on runs generated scenarios.
+func forScenarios(t *testing.T, runs int, name string, property func(scenario) string) {
+	t.Helper()
+	properties := gopter.NewProperties(propParams(runs))
+	properties.Property(name, prop.ForAll(property, gopter.Gen(genScenario)))
+	properties.TestingRun(t)
+}
+
 func genField(r *rand.Rand) tfield {
 	f := tfield{Raw: -1}
 	switch r.Intn(6) {
@@ -278,14 +288,7 @@ func genField(r *rand.Rand) tfield {
 	} else {
 		f.Value = genString(r, []int{5, 25, 300}[r.Intn(3)], false)
 	}
-	switch r.Intn(8) {
-	case 0:
-		f.Flags = fastpath.NeverIndex
-	case 1:
-		f.Flags = fastpath.NoIndex
-	case 2:
-		f.Flags = fastpath.Index
-	}
+	f.Flags = codectest.RandFlags(r, 8)
 	return f
 }
 
@@ -331,7 +334,8 @@ func propParams(n int) *gopter.TestParameters {
 	return p
 }
 
-// collect is a Sink that keeps fields in x/net's form, for comparisons.
+// collect is a Sink that keeps fields in x/net's form: the encoder tests
+// compare them with x/net's decoder's (codectest.Recorder keeps IDs).
 type collect []xhpack.HeaderField
 
 func (c *collect) Field(name, value []byte, f fastpath.Flags) error {

@@ -11,6 +11,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // opaque hides a FieldList's type, so the encoder takes its path for any
@@ -23,60 +24,18 @@ type opaque struct{ fastpath.Enumerator }
 // size. Each scenario runs twice on the same encoders, so the second pass
 // meets its own strings again (memo hits).
 func TestListPathMatchesEnumerator(t *testing.T) {
-	properties := gopter.NewProperties(propParams(60))
-	properties.Property("FieldList path == Enumerator path", prop.ForAll(
-		func(s scenario) string { return checkListPath(s) },
-		gopter.Gen(genScenario),
-	))
-	properties.TestingRun(t)
+	forScenarios(t, 60, "FieldList path == Enumerator path", func(s scenario) string {
+		return codectest.Equivalent(&eqCodec{s: s, passes: 2, list: enumeratorPath}, eqDiff)
+	})
 }
 
-func checkListPath(s scenario) string {
-	ref := New(s.Config)
-	longest := 0
-	for i, fs := range s.Sections {
-		for _, v := range s.Peer[i] {
-			ref.SetMaxTableSize(v)
-		}
-		longest = max(longest, len(ref.AppendSection(nil, fastList(fs))))
+// enumeratorPath gives side 1 the list behind opaque.
+func enumeratorPath(side int, fs []tfield) (*fastpath.FieldList, fastpath.Enumerator) {
+	l := fastList(fs)
+	if side == 1 {
+		return l, opaque{l}
 	}
-	for size := 1; size <= longest+8; size++ {
-		if msg := listPathAt(s, size); msg != "" {
-			return fmt.Sprintf("buffer %d: %s", size, msg)
-		}
-	}
-	return ""
-}
-
-func listPathAt(s scenario, size int) string {
-	fast, slow := New(s.Config), New(s.Config)
-	for pass := range 2 {
-		bf, bs := make([]byte, size), make([]byte, size)
-		for i, fs := range s.Sections {
-			for _, v := range s.Peer[i] {
-				fast.SetMaxTableSize(v)
-				slow.SetMaxTableSize(v)
-			}
-			lf, ls := fastList(fs), fastList(fs)
-			nf, rf := fast.Begin(bf, lf)
-			ns, rs := slow.Begin(bs, opaque{ls})
-			for call := 0; ; call++ {
-				if msg := same(fast, slow, lf, ls, bf[:nf], bs[:ns], rf, rs); msg != "" {
-					return fmt.Sprintf("pass %d section %d call %d: %s", pass, i, call, msg)
-				}
-				if rf == fastpath.Done {
-					break
-				}
-				if rf != fastpath.MoreFields || nf == 0 {
-					return fmt.Sprintf("pass %d section %d call %d: %v with %d bytes", pass, i, call, rf, nf)
-				}
-				nf, rf = fast.Continue(bf)
-				ns, rs = slow.Continue(bs)
-			}
-			bf, bs = bf[:size], bs[:size]
-		}
-	}
-	return ""
+	return l, l
 }
 
 // TestListPathAppendSection: the same for AppendSection, with the state
@@ -112,13 +71,14 @@ func TestListPathAppendSection(t *testing.T) {
 
 // The check must be able to fail: lists that differ are caught.
 func TestListPathDetects(t *testing.T) {
-	fast, slow := New(Config{}), New(Config{})
-	lf := fastList([]tfield{str(":status", "200")})
-	ls := fastList([]tfield{str(":status", "204")})
-	bf, bs := make([]byte, 64), make([]byte, 64)
-	nf, rf := fast.Begin(bf, lf)
-	ns, rs := slow.Begin(bs, opaque{ls})
-	if same(fast, slow, lf, ls, bf[:nf], bs[:ns], rf, rs) == "" {
+	s := scenario{Peer: [][]uint32{nil}, Sections: [][]tfield{{str(":status", "200")}}}
+	other := func(side int, fs []tfield) (*fastpath.FieldList, fastpath.Enumerator) {
+		if side == 1 {
+			fs = []tfield{str(":status", "204")}
+		}
+		return enumeratorPath(side, fs)
+	}
+	if codectest.Equivalent(&eqCodec{s: s, passes: 1, list: other}, eqDiff) == "" {
 		t.Fatal("different sections not detected")
 	}
 }

@@ -36,11 +36,12 @@ type rfcExample struct {
 	DynamicTableAfter []struct {
 		Name  string `json:"name"`
 		Value string `json:"value"`
+		Size  int    `json:"size"`
 	} `json:"dynamic_table_after"`
 	DynamicTableSizeAfter int `json:"dynamic_table_size_after"`
 }
 
-func loadRFC7541(t *testing.T) []rfcExample {
+func loadRFC7541(t testing.TB) []rfcExample {
 	t.Helper()
 	b, err := os.ReadFile("testdata/rfc7541.json")
 	if err != nil {

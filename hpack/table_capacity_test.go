@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 	xhpack "golang.org/x/net/http2/hpack"
 )
@@ -79,7 +80,7 @@ func TestEncoderSetTableCapacity(t *testing.T) {
 func TestDecoderSetTableCapacity(t *testing.T) {
 	var d Decoder
 	entry := decLit(nil, decIncremental, 0, "a", strings.Repeat("x", 100), wire.HuffmanNever)
-	if err := d.Decode(decBytes(entry, decLit(nil, decIncremental, 0, "b", "y", wire.HuffmanNever)), decNop{}); err != nil {
+	if err := d.Decode(decBytes(entry, decLit(nil, decIncremental, 0, "b", "y", wire.HuffmanNever)), codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
 	d.SetTableCapacity(100)
@@ -90,13 +91,13 @@ func TestDecoderSetTableCapacity(t *testing.T) {
 	// capacity set directly settles it.
 	d.SetMaxTableSize(50)
 	d.SetTableCapacity(40)
-	if err := d.Decode(decBytes(0xbe), decNop{}); err != nil {
+	if err := d.Decode(decBytes(0xbe), codectest.Discard{}); err != nil {
 		t.Fatalf("after SetTableCapacity settled the update: %v", err)
 	}
 	// Above our setting: set directly, not checked.
 	d.SetTableCapacity(8192)
 	big := decLit(nil, decIncremental, 0, "c", strings.Repeat("z", 5000), wire.HuffmanNever)
-	if err := d.Decode(big, decNop{}); err != nil {
+	if err := d.Decode(big, codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
 	if size, _ := d.TableSize(); size != 34+5033 {
@@ -107,19 +108,19 @@ func TestDecoderSetTableCapacity(t *testing.T) {
 func TestDecoderSetMaxStringLength(t *testing.T) {
 	var d Decoder
 	long := decLit(nil, decWithout, 0, "n", strings.Repeat("v", 9), wire.HuffmanNever)
-	if err := d.Decode(long, decNop{}); err != nil {
+	if err := d.Decode(long, codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
 	d.SetMaxStringLength(9)
-	if err := d.Decode(long, decNop{}); err != nil {
+	if err := d.Decode(long, codectest.Discard{}); err != nil {
 		t.Fatalf("9 bytes with a bound of 9: %v", err)
 	}
 	// Between two fragments of a section.
-	if err := d.Write(long[:4], decNop{}); err != nil {
+	if err := d.Write(long[:4], codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
 	d.SetMaxStringLength(8)
-	err := d.Write(long[4:], decNop{})
+	err := d.Write(long[4:], codectest.Discard{})
 	if !errors.Is(err, ErrStringTooLong) {
 		t.Fatalf("9 bytes with a bound of 8 set mid-section: %v", err)
 	}
@@ -127,7 +128,7 @@ func TestDecoderSetMaxStringLength(t *testing.T) {
 	var e Decoder
 	e.SetMaxStringLength(8)
 	e.SetMaxStringLength(0)
-	if err := e.Decode(long, decNop{}); err != nil {
+	if err := e.Decode(long, codectest.Discard{}); err != nil {
 		t.Fatalf("after SetMaxStringLength(0): %v", err)
 	}
 }
@@ -144,7 +145,7 @@ func TestIndexError(t *testing.T) {
 	}
 	for _, c := range cases {
 		var d Decoder
-		err := d.Decode(c.block, decNop{})
+		err := d.Decode(c.block, codectest.Discard{})
 		var ie *IndexError
 		if !errors.As(err, &ie) || ie.Index != c.index || !errors.Is(err, ErrInvalidIndex) {
 			t.Errorf("%x: %v, want an IndexError for %d", c.block, err, c.index)
@@ -162,10 +163,10 @@ func TestIndexError(t *testing.T) {
 func TestIndexErrorCut(t *testing.T) {
 	block := decLit(nil, decWithout, 70, "", "value", wire.HuffmanNever)
 	var d Decoder
-	if err := d.Write(block[:1], decNop{}); err != nil {
+	if err := d.Write(block[:1], codectest.Discard{}); err != nil {
 		t.Fatal(err)
 	}
-	err := d.Write(block[1:3], decNop{})
+	err := d.Write(block[1:3], codectest.Discard{})
 	var ie *IndexError
 	if !errors.As(err, &ie) || ie.Index != 70 {
 		t.Fatalf("index completed by the second fragment: %v, want an IndexError for 70", err)

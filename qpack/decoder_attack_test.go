@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // Attack tests: each hostile input gets the right error code, without a
@@ -35,15 +35,15 @@ func TestAttackRequiredInsertCount(t *testing.T) {
 			continue
 		}
 		d := newTestDecoder(t, 100)
-		_, err := d.DecodeSection(4, tc.prefix, nopSink{})
+		_, err := d.DecodeSection(4, tc.prefix, codectest.Discard{})
 		wantCode(t, err, ErrCodeDecompressionFailed, tc.cause)
-		if _, err := d.DecodeSection(8, []byte{0, 0}, nopSink{}); !errors.Is(err, ErrClosed) {
+		if _, err := d.DecodeSection(8, []byte{0, 0}, codectest.Discard{}); !errors.Is(err, ErrClosed) {
 			t.Errorf("%s: next call %v, want ErrClosed", tc.name, err)
 		}
 	}
 	// A decoder that allows no dynamic table accepts only RIC 0.
 	d := newDecoder(DecoderConfig{})
-	_, err := d.DecodeSection(4, []byte{0x01, 0x00}, nopSink{})
+	_, err := d.DecodeSection(4, []byte{0x01, 0x00}, codectest.Discard{})
 	wantCode(t, err, ErrCodeDecompressionFailed, ErrRequiredInsertCount)
 }
 
@@ -70,7 +70,7 @@ func TestAttackReferences(t *testing.T) {
 		// Two entries of 3000 bytes in a 4096 table: the first is evicted.
 		d := newTestDecoder(t, 100)
 		mustRead(t, d, cat(insertLiteral("a", strings.Repeat("1", 2960), false), insertLiteral("b", strings.Repeat("2", 2960), false)))
-		_, err := d.DecodeSection(4, tc.section, nopSink{})
+		_, err := d.DecodeSection(4, tc.section, codectest.Discard{})
 		if e := wantCode(t, err, ErrCodeDecompressionFailed, ErrInvalidIndex); e.Offset == 0 {
 			t.Errorf("%s: offset 0, want the field line's", tc.name)
 		}
@@ -93,7 +93,7 @@ func TestAttackSectionStrings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		d := newDecoder(DecoderConfig{})
-		_, err := d.DecodeSection(4, tc.section, nopSink{})
+		_, err := d.DecodeSection(4, tc.section, codectest.Discard{})
 		wantCode(t, err, tc.code, tc.cause)
 	}
 }
@@ -104,29 +104,21 @@ func TestAttackSectionBomb(t *testing.T) {
 	d := newTestDecoder(t, 0)
 	mustRead(t, d, insertLiteral("x", strings.Repeat("y", 4000), true))
 	section := append(sectionPrefix(1, 1, 128), bytes.Repeat(indexedDynamic(0), 100000)...)
-	var n counter
+	var n codectest.Counter
 	_, err := d.DecodeSection(4, section, &n)
 	wantCode(t, err, ErrCodeMessage, ErrSectionTooLarge)
-	if n.bytes > DefaultMaxSectionSize {
-		t.Errorf("%d bytes handed out, limit %d", n.bytes, DefaultMaxSectionSize)
+	if n.Bytes > DefaultMaxSectionSize {
+		t.Errorf("%d bytes handed out, limit %d", n.Bytes, DefaultMaxSectionSize)
 	}
 	// 8193 empty literal names: 32 bytes of overhead each.
 	d = newDecoder(DecoderConfig{MaxSectionSize: 8192 * 32})
 	section = append([]byte{0, 0}, bytes.Repeat([]byte{0x20, 0x00}, 8193)...)
-	n = counter{}
+	n = codectest.Counter{}
 	_, err = d.DecodeSection(4, section, &n)
 	wantCode(t, err, ErrCodeMessage, ErrSectionTooLarge)
-	if n.fields != 8192 {
-		t.Errorf("%d fields before the limit, want 8192", n.fields)
+	if n.Fields != 8192 {
+		t.Errorf("%d fields before the limit, want 8192", n.Fields)
 	}
-}
-
-type counter struct{ fields, bytes int }
-
-func (c *counter) Field(name, value []byte, f fastpath.Flags) error {
-	c.fields++
-	c.bytes += len(name) + len(value)
-	return nil
 }
 
 func TestAttackEncoderStream(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // TestClosedAfterConnectionError: after a connection error every call
@@ -14,7 +16,7 @@ func TestClosedAfterConnectionError(t *testing.T) {
 		d := newTestDecoder(t, 10)
 		mustRead(t, d, insertLiteral("a", "b", false))
 		// A held section and a queued acknowledgment that must not leak out.
-		d.DecodeSection(4, cat(sectionPrefix(2, 2, 128), indexedDynamic(0)), nopSink{})
+		d.DecodeSection(4, cat(sectionPrefix(2, 2, 128), indexedDynamic(0)), codectest.Discard{})
 		mustDecode(t, d, 8, cat(sectionPrefix(1, 1, 128), indexedDynamic(0)))
 		var first error
 		code := ErrCodeDecompressionFailed
@@ -22,12 +24,12 @@ func TestClosedAfterConnectionError(t *testing.T) {
 			code = ErrCodeEncoderStream
 			first = d.ReadEncoderStream(duplicate(5))
 		} else {
-			_, first = d.DecodeSection(12, cat(sectionPrefix(1, 1, 128), indexedDynamic(7)), nopSink{})
+			_, first = d.DecodeSection(12, cat(sectionPrefix(1, 1, 128), indexedDynamic(7)), codectest.Discard{})
 		}
 		wantCode(t, first, code, ErrInvalidIndex)
 		mustRead := d.ReadEncoderStream(insertLiteral("c", "d", false))
-		_, dec := d.DecodeSection(16, []byte{0, 0}, nopSink{})
-		_, unb := d.DecodeUnblocked(4, nopSink{})
+		_, dec := d.DecodeSection(16, []byte{0, 0}, codectest.Discard{})
+		_, unb := d.DecodeUnblocked(4, codectest.Discard{})
 		cancel := d.CancelStream(4)
 		for i, err := range []error{mustRead, dec, unb, cancel} {
 			e := wantCode(t, err, code, ErrClosed)
@@ -78,9 +80,9 @@ func TestErrorValues(t *testing.T) {
 	}
 	// The wire causes are the wire package's, shared with hpack.
 	d := newDecoder(DecoderConfig{})
-	_, err := d.DecodeSection(0, []byte{0x00, 0x00, 0x51, 0x85, 0xff, 0xff, 0xff, 0xff, 0xff}, nopSink{})
+	_, err := d.DecodeSection(0, []byte{0x00, 0x00, 0x51, 0x85, 0xff, 0xff, 0xff, 0xff, 0xff}, codectest.Discard{})
 	wantCode(t, err, ErrCodeDecompressionFailed, ErrHuffmanEOS)
 	d = newDecoder(DecoderConfig{})
-	_, err = d.DecodeSection(0, []byte{0x00, 0x00, 0x51, 0x81, 0xfe}, nopSink{})
+	_, err = d.DecodeSection(0, []byte{0x00, 0x00, 0x51, 0x81, 0xfe}, codectest.Discard{})
 	wantCode(t, err, ErrCodeDecompressionFailed, ErrHuffmanPaddingBits)
 }

@@ -3,6 +3,8 @@ package qpack
 import (
 	"errors"
 	"testing"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // FuzzDecoder drives one decoder with a script read from the input: a
@@ -57,7 +59,7 @@ func FuzzDecoder(f *testing.F) {
 			case 0:
 				check(d.ReadEncoderStream(payload))
 			case 1:
-				_, err := d.DecodeSection(stream, payload, nopSink{})
+				_, err := d.DecodeSection(stream, payload, codectest.Discard{})
 				check(err)
 			case 2:
 				check(d.CancelStream(stream))
@@ -67,7 +69,7 @@ func FuzzDecoder(f *testing.F) {
 					if !ok {
 						break
 					}
-					_, err := d.DecodeUnblocked(id, nopSink{})
+					_, err := d.DecodeUnblocked(id, codectest.Discard{})
 					check(err)
 				}
 				out = d.AppendDecoderStream(out[:0])

@@ -8,39 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
 )
-
-// decField is a decoded field as the tests compare it.
-type decField struct {
-	Name, Value string
-	NeverIndex  bool
-	ID          static.FieldID
-}
-
-// recSink records fields.
-type recSink struct{ fields []decField }
-
-func (s *recSink) Field(name, value []byte, f fastpath.Flags) error {
-	s.fields = append(s.fields, decField{string(name), string(value), f&fastpath.NeverIndex != 0, f.ID()})
-	return nil
-}
-
-// pairs drops flags, for comparison with lists that have none.
-func (s *recSink) pairs() [][2]string {
-	out := make([][2]string, len(s.fields))
-	for i, f := range s.fields {
-		out[i] = [2]string{f.Name, f.Value}
-	}
-	return out
-}
-
-// nopSink discards fields.
-type nopSink struct{}
-
-func (nopSink) Field(name, value []byte, f fastpath.Flags) error { return nil }
 
 func unhex(t testing.TB, s string) []byte {
 	t.Helper()

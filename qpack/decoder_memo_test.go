@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -61,15 +62,15 @@ func TestDecoderMemoNameEviction(t *testing.T) {
 	b := line([]byte{0, 0}, names[0], value, fastpath.HuffmanAlways)
 	var d Decoder
 	for _, sec := range [][]byte{a, b} {
-		var s recSink
+		var s codectest.Recorder
 		if _, err := d.DecodeSection(0, sec, &s); err != nil {
 			t.Fatal(err)
 		}
-		var want recSink
+		var want codectest.Recorder
 		if _, err := newDecoder(DecoderConfig{}).DecodeSection(0, sec, &want); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want.fields, s.fields); diff != "" {
+		if diff := cmp.Diff(want.Fields, s.Fields); diff != "" {
 			t.Errorf("section %x (-want +got):\n%s", sec, diff)
 		}
 	}
@@ -94,11 +95,11 @@ func TestDecoderMemoLimits(t *testing.T) {
 	} {
 		d.Init(cfg) // keeps the memo
 		for range 2 {
-			var got, want recSink
+			var got, want codectest.Recorder
 			_, err := d.DecodeSection(0, sec, &got)
 			_, wantErr := newDecoder(cfg).DecodeSection(0, sec, &want)
 			if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
-				t.Errorf("%+v: %v %v, want %v %v", cfg, got.fields, err, want.fields, wantErr)
+				t.Errorf("%+v: %v %v, want %v %v", cfg, got.Fields, err, want.Fields, wantErr)
 			}
 			if err != nil {
 				d.Init(cfg)
@@ -154,11 +155,11 @@ func TestDecoderMemoProperty(t *testing.T) {
 				if r.Intn(8) == 0 {
 					b = b[:2+r.Intn(len(b)-1)]
 				}
-				var got, want recSink
+				var got, want codectest.Recorder
 				_, err := warm.DecodeSection(4, b, &got)
 				_, wantErr := newDecoder(cfg).DecodeSection(4, b, &want)
 				if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
-					return fmt.Sprintf("section %d %x: %v %v, want %v %v", sec, b, got.fields, err, want.fields, wantErr)
+					return fmt.Sprintf("section %d %x: %v %v, want %v %v", sec, b, got.Fields, err, want.Fields, wantErr)
 				}
 				if err != nil {
 					warm.Init(cfg) // after a connection error; the memo stays
@@ -180,7 +181,7 @@ func TestDecoderMemoBudget(t *testing.T) {
 	for i := range 2000 {
 		v := fmt.Sprintf("%0*d", 1+i%500, i)
 		sec := qinstr.AppendLiteralNameRef([]byte{0, 0}, true, 92, v, false, fastpath.HuffmanAlways)
-		if _, err := d.DecodeSection(0, sec, nopSink{}); err != nil {
+		if _, err := d.DecodeSection(0, sec, codectest.Discard{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,9 +209,9 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 			t.Fatalf("length %d: a two-byte length", n)
 		}
 		var warm Decoder
-		var want recSink
+		var want codectest.Recorder
 		for range 2 { // the second time, from the prediction
-			want = recSink{}
+			want = codectest.Recorder{}
 			if _, err := warm.DecodeSection(4, orig, &want); err != nil {
 				t.Fatal(err)
 			}
@@ -219,18 +220,18 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 			for bit := range 8 {
 				b := append([]byte(nil), orig...)
 				b[j] ^= 1 << bit
-				var got, fresh recSink
+				var got, fresh codectest.Recorder
 				_, err := warm.DecodeSection(4, b, &got)
 				_, freshErr := newDecoder(DecoderConfig{}).DecodeSection(4, b, &fresh)
 				if !reflect.DeepEqual(err, freshErr) || !reflect.DeepEqual(got, fresh) {
-					t.Fatalf("value of %d bytes, byte %d bit %d: %v %v, want %v %v", n, j-at, bit, got.fields, err, fresh.fields, freshErr)
+					t.Fatalf("value of %d bytes, byte %d bit %d: %v %v, want %v %v", n, j-at, bit, got.Fields, err, fresh.Fields, freshErr)
 				}
 				if err != nil {
 					warm.Init(DecoderConfig{}) // a connection error; the memo stays
 				}
-				got = recSink{}
+				got = codectest.Recorder{}
 				if _, err := warm.DecodeSection(4, orig, &got); err != nil || !reflect.DeepEqual(got, want) {
-					t.Fatalf("value of %d bytes after byte %d bit %d: %v %v, want %v", n, j-at, bit, got.fields, err, want.fields)
+					t.Fatalf("value of %d bytes after byte %d bit %d: %v %v, want %v", n, j-at, bit, got.Fields, err, want.Fields)
 				}
 			}
 		}

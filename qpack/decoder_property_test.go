@@ -10,6 +10,8 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	quicgo "github.com/quic-go/qpack"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 func decProperties(t *testing.T, n int) *gopter.Properties {
@@ -111,14 +113,14 @@ func TestPropertyNoPanic(t *testing.T) {
 			d := newDecoder(DecoderConfig{MaxTableCapacity: 256, MaxBlockedStreams: 2, Validate: validate, InitialCapacity: 256})
 			ok := typedErr(t, d.ReadEncoderStream(enc))
 			for i, s := range sections {
-				_, err := d.DecodeSection(uint64(i), s, nopSink{})
+				_, err := d.DecodeSection(uint64(i), s, codectest.Discard{})
 				ok = ok && typedErr(t, err)
 				for {
 					id, more := d.NextUnblocked()
 					if !more {
 						break
 					}
-					_, err := d.DecodeUnblocked(id, nopSink{})
+					_, err := d.DecodeUnblocked(id, codectest.Discard{})
 					ok = ok && typedErr(t, err)
 				}
 			}
@@ -180,14 +182,14 @@ func TestDifferentialQuicGo(t *testing.T) {
 	p.Property("same as quic-go", prop.ForAll(
 		func(prefix []byte, lines [][]byte) bool {
 			section := cat(append([][]byte{prefix}, lines...)...)
-			var ours recSink
+			var ours codectest.Recorder
 			_, errOurs := newDecoder(DecoderConfig{}).DecodeSection(4, section, &ours)
 			theirs, errTheirs := quicGoDecode(section)
 
 			diff := ""
 			switch {
 			case errOurs == nil && errTheirs == nil:
-				diff = cmp.Diff(theirs, ours.pairs())
+				diff = cmp.Diff(theirs, ours.Pairs())
 			case (errOurs == nil) != (errTheirs == nil):
 				diff = "one rejects"
 			}
@@ -195,7 +197,7 @@ func TestDifferentialQuicGo(t *testing.T) {
 				((section[1] > 0 && section[1] < 0x80 && errOurs == nil && errTheirs != nil) || // Base > 0
 					(section[1] == 0x80 && errOurs != nil && errTheirs == nil)) // negative Base
 			if diff != "" && !allowed {
-				t.Logf("section %x: ours %v %v, quic-go %v %v: %s", section, ours.pairs(), errOurs, theirs, errTheirs, diff)
+				t.Logf("section %x: ours %v %v, quic-go %v %v: %s", section, ours.Pairs(), errOurs, theirs, errTheirs, diff)
 				return false
 			}
 			return true

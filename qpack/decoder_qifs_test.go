@@ -13,19 +13,21 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // decodeQIFS decodes a QIFS encoded file with one decoder, holding blocked
 // sections until their inserts arrive, and returns the fields per stream.
 // The decoder stream is flushed after every record, as a peer would.
-func decodeQIFS(b []byte, cfg DecoderConfig) (map[uint64][]decField, *Decoder, error) {
+func decodeQIFS(b []byte, cfg DecoderConfig) (map[uint64][]codectest.Field, *Decoder, error) {
 	recs, err := readQIFS(b)
 	if err != nil {
 		return nil, nil, err
 	}
 	d := newDecoder(cfg)
-	out := map[uint64][]decField{}
-	waiting := map[uint64]*recSink{}
+	out := map[uint64][]codectest.Field{}
+	waiting := map[uint64]*codectest.Recorder{}
 	var ds []byte
 	for _, r := range recs {
 		if r.stream == 0 {
@@ -41,14 +43,14 @@ func decodeQIFS(b []byte, cfg DecoderConfig) (map[uint64][]decField, *Decoder, e
 				if blocked, err := d.DecodeUnblocked(id, s); err != nil || blocked {
 					return nil, d, fmt.Errorf("stream %d: unblocked %v, %v", id, !blocked, err)
 				}
-				out[id] = s.fields
+				out[id] = s.Fields
 				delete(waiting, id)
 			}
 		} else {
 			if _, dup := out[r.stream]; dup || waiting[r.stream] != nil {
 				return nil, d, fmt.Errorf("stream %d: two sections", r.stream)
 			}
-			s := new(recSink)
+			s := new(codectest.Recorder)
 			blocked, err := d.DecodeSection(r.stream, r.data, s)
 			if err != nil {
 				return nil, d, err
@@ -56,7 +58,7 @@ func decodeQIFS(b []byte, cfg DecoderConfig) (map[uint64][]decField, *Decoder, e
 			if blocked {
 				waiting[r.stream] = s
 			} else {
-				out[r.stream] = s.fields
+				out[r.stream] = s.Fields
 			}
 		}
 		ds = d.AppendDecoderStream(ds[:0])
@@ -178,7 +180,7 @@ func TestQIFSDraftExamples(t *testing.T) {
 
 // compareLists checks that stream ids[i] (or i+1) decoded to lists[i], and
 // that every FieldID reported names the field it came with.
-func compareLists(t *testing.T, name string, lists [][][2]string, got map[uint64][]decField, ids []uint64) {
+func compareLists(t *testing.T, name string, lists [][][2]string, got map[uint64][]codectest.Field, ids []uint64) {
 	t.Helper()
 	if ids == nil {
 		for i := range lists {

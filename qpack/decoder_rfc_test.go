@@ -11,7 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/hqpack/hqpack/static"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // The RFC 9204 Appendix B examples, as testdata/rfc9204.json restates them
@@ -84,10 +85,10 @@ func (s *rfcStep) streamID(t *testing.T) uint64 {
 // want returns the step's headers as decoded fields: no field of Appendix B
 // is never-indexed, and every name the static table knows carries its ID
 // (static references, and dynamic entries whose names came from there).
-func (s *rfcStep) want() []decField {
-	out := make([]decField, len(s.Headers))
+func (s *rfcStep) want() []codectest.Field {
+	out := make([]codectest.Field, len(s.Headers))
 	for i, h := range s.Headers {
-		out[i] = decField{Name: h.Name, Value: h.Value, ID: static.Lookup(h.Name)}
+		out[i] = codectest.Want(h.Name, h.Value, false)
 	}
 	return out
 }
@@ -204,7 +205,7 @@ func runRFC(t *testing.T, examples []rfcExample, split func([]byte) [][]byte, d 
 				d.Init(cfg)
 			}
 		}
-		want := map[uint64][]decField{}
+		want := map[uint64][]codectest.Field{}
 		for _, st := range ex.Steps {
 			if st.kind() == "section" {
 				want[st.streamID(t)] = st.want()
@@ -227,11 +228,11 @@ func runRFC(t *testing.T, examples []rfcExample, split func([]byte) [][]byte, d 
 					if !ok {
 						break
 					}
-					var s recSink
+					var s codectest.Recorder
 					if _, err := d.DecodeUnblocked(id, &s); err != nil {
 						t.Fatalf("%s: stream %d: %v", where, id, err)
 					}
-					if diff := cmp.Diff(want[id], s.fields); diff != "" {
+					if diff := cmp.Diff(want[id], s.Fields); diff != "" {
 						t.Errorf("%s: unblocked stream %d (-want +got):\n%s", where, id, diff)
 					}
 				}
@@ -255,7 +256,7 @@ func runRFC(t *testing.T, examples []rfcExample, split func([]byte) [][]byte, d 
 				if err != nil || ric != st.RequiredInsertCount || base != st.Base {
 					t.Errorf("%s: prefix: RIC %d Base %d (%v), want %d %d", where, ric, base, err, st.RequiredInsertCount, st.Base)
 				}
-				var s recSink
+				var s codectest.Recorder
 				blocked, err := d.DecodeSection(id, section, &s)
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
@@ -264,7 +265,7 @@ func runRFC(t *testing.T, examples []rfcExample, split func([]byte) [][]byte, d 
 					t.Fatalf("%s: blocked %v, want %v", where, blocked, moved[j])
 				}
 				if !blocked {
-					if diff := cmp.Diff(want[id], s.fields); diff != "" {
+					if diff := cmp.Diff(want[id], s.Fields); diff != "" {
 						t.Errorf("%s: fields (-want +got):\n%s", where, diff)
 					}
 				}
@@ -311,7 +312,7 @@ func TestQIFSExamplesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	examples := loadRFC(t)
-	var want [][]decField
+	var want [][]codectest.Field
 	for i := range examples {
 		for _, st := range examples[i].Steps {
 			if st.kind() == "section" {
@@ -323,7 +324,7 @@ func TestQIFSExamplesFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gotFields [][]decField
+	var gotFields [][]codectest.Field
 	for _, id := range []uint64{4, 8, 12} {
 		gotFields = append(gotFields, got[id])
 	}

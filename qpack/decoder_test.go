@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/static"
 )
 
@@ -25,14 +25,14 @@ func mustRead(t *testing.T, d *Decoder, b []byte) {
 	}
 }
 
-func mustDecode(t *testing.T, d *Decoder, stream uint64, section []byte) []decField {
+func mustDecode(t *testing.T, d *Decoder, stream uint64, section []byte) []codectest.Field {
 	t.Helper()
-	var s recSink
+	var s codectest.Recorder
 	blocked, err := d.DecodeSection(stream, section, &s)
 	if err != nil || blocked {
 		t.Fatalf("stream %d: blocked %v, %v", stream, blocked, err)
 	}
-	return s.fields
+	return s.Fields
 }
 
 // wantCode checks err is an *Error with code and cause.
@@ -74,19 +74,19 @@ func TestFieldLineForms(t *testing.T) {
 			literalName("x-lit", "v5", false, huff),  //
 			literalName("authorization", "s", true, huff),
 		)
-		want := []decField{
-			{":method", "GET", false, static.Method},
-			{":authority", "example.com", false, static.Authority},
-			{"x-custom", "two", false, 0},
-			{"content-type", "text/x-plain", false, static.ContentType},
-			{":path", "/a", false, static.Path},
-			{":path", "/b", true, static.Path},
-			{"x-custom", "v1", false, 0},
-			{":authority", "v2", true, static.Authority},
-			{"x-custom", "v3", false, 0},
-			{"content-type", "v4", true, static.ContentType},
-			{"x-lit", "v5", false, 0},
-			{"authorization", "s", true, 0}, // literal names carry no FieldID
+		want := []codectest.Field{
+			{Name: ":method", Value: "GET", ID: static.Method},
+			{Name: ":authority", Value: "example.com", ID: static.Authority},
+			{Name: "x-custom", Value: "two"},
+			{Name: "content-type", Value: "text/x-plain", ID: static.ContentType},
+			{Name: ":path", Value: "/a", ID: static.Path},
+			{Name: ":path", Value: "/b", Never: true, ID: static.Path},
+			{Name: "x-custom", Value: "v1"},
+			{Name: ":authority", Value: "v2", Never: true, ID: static.Authority},
+			{Name: "x-custom", Value: "v3"},
+			{Name: "content-type", Value: "v4", Never: true, ID: static.ContentType},
+			{Name: "x-lit", Value: "v5"},
+			{Name: "authorization", Value: "s", Never: true}, // literal names carry no FieldID
 		}
 		got := mustDecode(t, d, 8, section)
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -144,7 +144,7 @@ func TestBlocked(t *testing.T) {
 	for _, tc := range []struct {
 		stream, ric uint64
 	}{{4, 2}, {8, 1}, {12, 2}} {
-		blocked, err := d.DecodeSection(tc.stream, sec(tc.ric), nopSink{})
+		blocked, err := d.DecodeSection(tc.stream, sec(tc.ric), codectest.Discard{})
 		if err != nil || !blocked {
 			t.Fatalf("stream %d: blocked %v, %v", tc.stream, blocked, err)
 		}
@@ -152,13 +152,13 @@ func TestBlocked(t *testing.T) {
 	if n := d.BlockedStreams(); n != 3 {
 		t.Fatalf("%d blocked, want 3", n)
 	}
-	if _, err := d.DecodeSection(4, sec(2), nopSink{}); err != ErrStreamBlocked {
+	if _, err := d.DecodeSection(4, sec(2), codectest.Discard{}); err != ErrStreamBlocked {
 		t.Fatalf("second section on stream 4: %v", err)
 	}
-	if _, err := d.DecodeUnblocked(16, nopSink{}); err != ErrNoBlockedSection {
+	if _, err := d.DecodeUnblocked(16, codectest.Discard{}); err != ErrNoBlockedSection {
 		t.Fatalf("unknown stream: %v", err)
 	}
-	if blocked, err := d.DecodeUnblocked(8, nopSink{}); !blocked || err != nil {
+	if blocked, err := d.DecodeUnblocked(8, codectest.Discard{}); !blocked || err != nil {
 		t.Fatalf("stream 8 before inserts: %v %v", blocked, err)
 	}
 	if _, ok := d.NextUnblocked(); ok {
@@ -183,20 +183,20 @@ func TestBlocked(t *testing.T) {
 	if _, ok := d.NextUnblocked(); ok {
 		t.Fatal("cancelled stream 12 reported")
 	}
-	var s4, s8 recSink
+	var s4, s8 codectest.Recorder
 	if blocked, err := d.DecodeUnblocked(4, &s4); blocked || err != nil {
 		t.Fatal(blocked, err)
 	}
 	if blocked, err := d.DecodeUnblocked(8, &s8); blocked || err != nil {
 		t.Fatal(blocked, err)
 	}
-	if diff := cmp.Diff([][2]string{{"k", "v2"}}, s4.pairs()); diff != "" {
+	if diff := cmp.Diff([][2]string{{"k", "v2"}}, s4.Pairs()); diff != "" {
 		t.Error(diff)
 	}
-	if diff := cmp.Diff([][2]string{{"k", "v1"}}, s8.pairs()); diff != "" {
+	if diff := cmp.Diff([][2]string{{"k", "v1"}}, s8.Pairs()); diff != "" {
 		t.Error(diff)
 	}
-	if _, err := d.DecodeUnblocked(4, nopSink{}); err != ErrNoBlockedSection {
+	if _, err := d.DecodeUnblocked(4, codectest.Discard{}); err != ErrNoBlockedSection {
 		t.Fatalf("stream 4 decoded twice: %v", err)
 	}
 	// Cancellation of 12 (4c), acks of 4 and 8 (84 88): they cover both inserts.
@@ -215,23 +215,23 @@ func TestTooManyBlocked(t *testing.T) {
 		d := newTestDecoder(t, limit)
 		sec := cat(sectionPrefix(1, 1, 128), indexedDynamic(0))
 		for i := uint64(0); i < limit; i++ {
-			if blocked, err := d.DecodeSection(4*i, sec, nopSink{}); !blocked || err != nil {
+			if blocked, err := d.DecodeSection(4*i, sec, codectest.Discard{}); !blocked || err != nil {
 				t.Fatal(blocked, err)
 			}
 		}
-		_, err := d.DecodeSection(400, sec, nopSink{})
+		_, err := d.DecodeSection(400, sec, codectest.Discard{})
 		e := wantCode(t, err, ErrCodeDecompressionFailed, ErrTooManyBlocked)
 		if e.StreamID != 400 {
 			t.Errorf("stream %d", e.StreamID)
 		}
 	}
 	d := newTestDecoder(t, 1)
-	if blocked, _ := d.DecodeSection(0, cat(sectionPrefix(1, 1, 128), indexedDynamic(0)), nopSink{}); !blocked {
+	if blocked, _ := d.DecodeSection(0, cat(sectionPrefix(1, 1, 128), indexedDynamic(0)), codectest.Discard{}); !blocked {
 		t.Fatal("not blocked")
 	}
 	mustRead(t, d, insertLiteral("a", "b", false))
 	// Stream 0 is ready, not decoded: stream 4 may block.
-	if blocked, err := d.DecodeSection(4, cat(sectionPrefix(2, 2, 128), indexedDynamic(0)), nopSink{}); !blocked || err != nil {
+	if blocked, err := d.DecodeSection(4, cat(sectionPrefix(2, 2, 128), indexedDynamic(0)), codectest.Discard{}); !blocked || err != nil {
 		t.Fatal(blocked, err)
 	}
 }
@@ -242,7 +242,7 @@ func TestHeldSectionTooLarge(t *testing.T) {
 	d := newDecoder(DecoderConfig{MaxTableCapacity: 4096, MaxBlockedStreams: 10, MaxBlockedSectionSize: 16})
 	mustRead(t, d, setCapacity(4096))
 	sec := cat(sectionPrefix(1, 1, 128), literalStaticRef(1, "/a/long/path/past/sixteen", false, false))
-	blocked, err := d.DecodeSection(4, sec, nopSink{})
+	blocked, err := d.DecodeSection(4, sec, codectest.Discard{})
 	if blocked {
 		t.Fatal("held")
 	}
@@ -267,7 +267,7 @@ func TestRequiredInsertCountWrap(t *testing.T) {
 		v := string(rune('a' + i%26))
 		// Send the section first: it blocks on the insert that follows.
 		sec := cat(sectionPrefix(i+1, i+1, 3), indexedDynamic(0))
-		blocked, err := d.DecodeSection(4*i, sec, nopSink{})
+		blocked, err := d.DecodeSection(4*i, sec, codectest.Discard{})
 		if err != nil || !blocked {
 			t.Fatalf("insert %d: blocked %v, %v", i, blocked, err)
 		}
@@ -276,11 +276,11 @@ func TestRequiredInsertCountWrap(t *testing.T) {
 		if !ok || id != 4*i {
 			t.Fatalf("insert %d: NextUnblocked %d %v", i, id, ok)
 		}
-		var s recSink
+		var s codectest.Recorder
 		if _, err := d.DecodeUnblocked(id, &s); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff([][2]string{{"k", v}}, s.pairs()); diff != "" {
+		if diff := cmp.Diff([][2]string{{"k", v}}, s.Pairs()); diff != "" {
 			t.Fatalf("insert %d: %s", i, diff)
 		}
 		// The entry before, referenced with RIC = insert count.
@@ -331,7 +331,7 @@ func TestStreamErrorsKeepDecoder(t *testing.T) {
 			d := newDecoder(tc.cfg)
 			mustRead(t, d, cat(setCapacity(4096), entry))
 			d.AppendDecoderStream(nil)
-			_, err := d.DecodeSection(4, tc.section, nopSink{})
+			_, err := d.DecodeSection(4, tc.section, codectest.Discard{})
 			e := wantCode(t, err, ErrCodeMessage, tc.cause)
 			if e.StreamID != 4 || e.ConnectionError() {
 				t.Errorf("stream %d connection %v", e.StreamID, e.ConnectionError())
@@ -369,7 +369,7 @@ func TestSinkError(t *testing.T) {
 	d := newTestDecoder(t, 0)
 	mustRead(t, d, insertLiteral("a", "b", false))
 	stop := errors.New("stop")
-	_, err := d.DecodeSection(4, cat(sectionPrefix(1, 1, 128), indexedDynamic(0)), errSink{stop})
+	_, err := d.DecodeSection(4, cat(sectionPrefix(1, 1, 128), indexedDynamic(0)), &codectest.FailAt{At: 1, Err: stop})
 	if err != stop {
 		t.Fatalf("%v, want the sink's error", err)
 	}
@@ -378,10 +378,6 @@ func TestSinkError(t *testing.T) {
 	}
 	mustDecode(t, d, 8, cat(sectionPrefix(1, 1, 128), indexedDynamic(0)))
 }
-
-type errSink struct{ err error }
-
-func (s errSink) Field(name, value []byte, f fastpath.Flags) error { return s.err }
 
 // TestCancelStream: cancellations are sent for any stream when the table
 // may be used, never for a static-only decoder.
@@ -408,7 +404,7 @@ func TestCancelStream(t *testing.T) {
 func TestInit(t *testing.T) {
 	d := newTestDecoder(t, 1)
 	mustRead(t, d, insertLiteral("a", "b", false))
-	d.DecodeSection(4, cat(sectionPrefix(2, 2, 128), indexedDynamic(0)), nopSink{})
+	d.DecodeSection(4, cat(sectionPrefix(2, 2, 128), indexedDynamic(0)), codectest.Discard{})
 	mustRead(t, d, []byte{0x3f}) // unfinished
 	d.Init(DecoderConfig{MaxTableCapacity: 220, MaxBlockedStreams: 100})
 	if d.InsertCount() != 0 || d.BlockedStreams() != 0 || len(d.pend) != 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	quicqpack "github.com/quic-go/qpack"
 )
 
@@ -36,12 +37,12 @@ func (c *misuseConn) receive(what string, stream uint64, section []byte, fs []et
 	if err := c.d.ReadEncoderStream(c.e.AppendEncoderStream(nil)); err != nil {
 		c.t.Fatalf("%s: encoder stream: %v", what, err)
 	}
-	var s etSink
+	s := codectest.Recorder{NoIDs: true}
 	if blocked, err := c.d.DecodeSection(stream, section, &s); blocked || err != nil {
 		c.t.Fatalf("%s: blocked %v, %v", what, blocked, err)
 	}
 	want := muWant(fs)
-	if got := muString(s.got); got != want {
+	if got := muString(s.Fields); got != want {
 		c.t.Fatalf("%s: decoded %.300s, want %.300s", what, got, want)
 	}
 	if err := c.e.ReadDecoderStream(c.d.AppendDecoderStream(nil)); err != nil {
@@ -51,7 +52,7 @@ func (c *misuseConn) receive(what string, stream uint64, section []byte, fs []et
 		return
 	}
 	next := quicqpack.NewDecoder().Decode(section)
-	var q []etGot
+	var q []codectest.Field
 	for {
 		hf, err := next()
 		if err == io.EOF {
@@ -60,7 +61,7 @@ func (c *misuseConn) receive(what string, stream uint64, section []byte, fs []et
 		if err != nil {
 			c.t.Fatalf("%s: quic-go: %v", what, err)
 		}
-		q = append(q, etGot{Name: hf.Name, Value: hf.Value})
+		q = append(q, codectest.Field{Name: hf.Name, Value: hf.Value})
 	}
 	if got := muString(q); got != want {
 		c.t.Fatalf("%s: quic-go decoded %.300s, want %.300s", what, got, want)
@@ -79,7 +80,7 @@ func muWant(fs []etField) string {
 	return fmt.Sprint(out)
 }
 
-func muString(fs []etGot) string {
+func muString(fs []codectest.Field) string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.Name + ": " + f.Value

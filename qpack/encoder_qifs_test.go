@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hqpack/hqpack/internal/wire"
+
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // etSetting is one QIFS encoder setting: table capacity, max blocked
@@ -73,12 +75,12 @@ func etEncodeQIFS(lists [][]etField, cfg EncoderConfig) []etRecord {
 // lists by stream, and how many sections blocked. With late, encoder-stream
 // records are held back and handed over later in random pieces, so that
 // sections block and unblock; otherwise each is split in two, in order.
-func etDecodeQIFS(t testing.TB, recs []etRecord, capacity, blocked int, late bool) (map[uint64][]etGot, int) {
+func etDecodeQIFS(t testing.TB, recs []etRecord, capacity, blocked int, late bool) (map[uint64][]codectest.Field, int) {
 	t.Helper()
 	r := rand.New(rand.NewSource(int64(len(recs))))
 	dec := new(Decoder)
 	dec.Init(DecoderConfig{MaxTableCapacity: uint64(capacity), MaxBlockedStreams: uint64(blocked)})
-	got := map[uint64][]etGot{}
+	got := map[uint64][]codectest.Field{}
 	nblocked := 0
 	var pending []byte
 	deliver := func(n int) {
@@ -93,11 +95,11 @@ func etDecodeQIFS(t testing.TB, recs []etRecord, capacity, blocked int, late boo
 				if !ok {
 					break
 				}
-				var s etSink
+				s := codectest.Recorder{NoIDs: true}
 				if _, err := dec.DecodeUnblocked(id, &s); err != nil {
 					t.Fatalf("stream %d: %v", id, err)
 				}
-				got[id] = s.got
+				got[id] = s.Fields
 			}
 		}
 	}
@@ -112,7 +114,7 @@ func etDecodeQIFS(t testing.TB, recs []etRecord, capacity, blocked int, late boo
 		if late && r.Intn(4) == 0 {
 			deliver(r.Intn(len(pending) + 1))
 		}
-		var s etSink
+		s := codectest.Recorder{NoIDs: true}
 		blocked, err := dec.DecodeSection(rec.stream, rec.data, &s)
 		if err != nil {
 			t.Fatalf("stream %d: %v", rec.stream, err)
@@ -120,17 +122,17 @@ func etDecodeQIFS(t testing.TB, recs []etRecord, capacity, blocked int, late boo
 		if blocked {
 			nblocked++
 		} else {
-			got[rec.stream] = s.got
+			got[rec.stream] = s.Fields
 		}
 	}
 	deliver(len(pending))
 	return got, nblocked
 }
 
-func etWant(l []etField) []etGot {
-	var w []etGot
+func etWant(l []etField) []codectest.Field {
+	var w []codectest.Field
 	for _, f := range l {
-		w = append(w, etGot{Name: f.Name, Value: f.Value})
+		w = append(w, codectest.Field{Name: f.Name, Value: f.Value})
 	}
 	return w
 }

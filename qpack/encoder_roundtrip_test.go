@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/static"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -44,14 +45,7 @@ func etRandomSection(r *rand.Rand) []etField {
 				f.Value = fmt.Sprintf("v%d", r.Intn(8))
 			}
 		}
-		switch r.Intn(16) {
-		case 0:
-			f.Flags = fastpath.NeverIndex
-		case 1:
-			f.Flags = fastpath.NoIndex
-		case 2:
-			f.Flags = fastpath.Index
-		}
+		f.Flags = codectest.RandFlags(r, 16)
 		fields = append(fields, f)
 	}
 	return fields
@@ -59,10 +53,10 @@ func etRandomSection(r *rand.Rand) []etField {
 
 // etExpect is what the decoder must deliver for fields: raw lengths as
 // strings, never-indexed where the flags or fastpath.IndexDefault say so.
-func etExpect(fields []etField, x fastpath.Indexing) []etGot {
-	var w []etGot
+func etExpect(fields []etField, x fastpath.Indexing) []codectest.Field {
+	var w []codectest.Field
 	for _, f := range fields {
-		g := etGot{Name: f.Name, Value: f.Value, Never: f.Flags&fastpath.NeverIndex != 0}
+		g := codectest.Field{Name: f.Name, Value: f.Value, Never: f.Flags&fastpath.NeverIndex != 0}
 		if f.Raw {
 			g.Name, g.Value = "content-length", itoa(f.CL)
 		} else if !g.Never && g.Name != "content-length" {
@@ -90,7 +84,7 @@ type etRoundTrip struct {
 
 	es, ds   []byte // in flight: encoder stream, decoder stream
 	queued   map[uint64][][]byte
-	want     map[uint64][][]etGot
+	want     map[uint64][][]codectest.Field
 	held     map[uint64]bool // a section of the stream is blocked
 	cancel   map[uint64]bool
 	decoded  int
@@ -125,7 +119,7 @@ func (rt *etRoundTrip) deliverES(all bool) {
 	}
 }
 
-func (rt *etRoundTrip) check(id uint64, got []etGot) {
+func (rt *etRoundTrip) check(id uint64, got []codectest.Field) {
 	rt.decoded++
 	want := rt.want[id][0]
 	rt.want[id] = rt.want[id][1:]
@@ -135,14 +129,14 @@ func (rt *etRoundTrip) check(id uint64, got []etGot) {
 }
 
 func (rt *etRoundTrip) decodeHeld(id uint64) {
-	var s etSink
+	s := codectest.Recorder{NoIDs: true}
 	blocked, err := rt.dec.DecodeUnblocked(id, &s)
 	if err != nil || blocked {
 		rt.fail("DecodeUnblocked(%d): %v, %v", id, blocked, err)
 		return
 	}
 	rt.held[id] = false
-	rt.check(id, s.got)
+	rt.check(id, s.Fields)
 }
 
 // deliverSection hands the decoder the next section of stream id, unless
@@ -154,7 +148,7 @@ func (rt *etRoundTrip) deliverSection(id uint64) {
 	}
 	sec := rt.queued[id][0]
 	rt.queued[id] = rt.queued[id][1:]
-	var s etSink
+	s := codectest.Recorder{NoIDs: true}
 	blocked, err := rt.dec.DecodeSection(id, sec, &s)
 	if err != nil {
 		rt.fail("DecodeSection(%d): %v", id, err)
@@ -164,7 +158,7 @@ func (rt *etRoundTrip) deliverSection(id uint64) {
 		rt.held[id] = true
 		return
 	}
-	rt.check(id, s.got)
+	rt.check(id, s.Fields)
 }
 
 // deliverDS hands the encoder a random part (or all) of the decoder stream.
@@ -206,7 +200,7 @@ func etRunRoundTrip(t *testing.T, c etRTConfig) []string {
 		cfg.Indexing = fastpath.IndexAll
 	}
 	rt := &etRoundTrip{t: t, r: r, enc: etEncoder(cfg), dec: new(Decoder), feedAcks: c.Mode == 0,
-		queued: map[uint64][][]byte{}, want: map[uint64][][]etGot{}, held: map[uint64]bool{}, cancel: map[uint64]bool{}}
+		queued: map[uint64][][]byte{}, want: map[uint64][][]codectest.Field{}, held: map[uint64]bool{}, cancel: map[uint64]bool{}}
 	rt.dec.Init(DecoderConfig{MaxTableCapacity: c.Capacity, MaxBlockedStreams: c.Blocked})
 	ordered := c.Mode == 2 // AckImmediate: the encoder stream must precede each section
 	var streams []uint64
@@ -274,12 +268,7 @@ func etRunRoundTrip(t *testing.T, c etRTConfig) []string {
 }
 
 func TestEncoderRoundTrip(t *testing.T) {
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = 300
-	if testing.Short() {
-		p.MinSuccessfulTests = 60
-	}
-	props := gopter.NewProperties(p)
+	props := etProperties(300, 60)
 	props.Property("sections decode to their fields, whatever the delivery", prop.ForAll(
 		func(c etRTConfig) string {
 			f := etRunRoundTrip(t, c)

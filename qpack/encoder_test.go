@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	quicqpack "github.com/quic-go/qpack"
 )
 
@@ -28,10 +29,10 @@ func etDynamic(capacity, blocked uint64) EncoderConfig {
 }
 
 // etQuicGoDecode decodes a static-only section with quic-go/qpack.
-func etQuicGoDecode(t *testing.T, sec []byte) []etGot {
+func etQuicGoDecode(t *testing.T, sec []byte) []codectest.Field {
 	t.Helper()
 	next := quicqpack.NewDecoder().Decode(sec)
-	var got []etGot
+	var got []codectest.Field
 	for {
 		hf, err := next()
 		if err == io.EOF {
@@ -40,7 +41,7 @@ func etQuicGoDecode(t *testing.T, sec []byte) []etGot {
 		if err != nil {
 			t.Fatalf("quic-go/qpack: %v (section %x)", err, sec)
 		}
-		got = append(got, etGot{Name: hf.Name, Value: hf.Value})
+		got = append(got, codectest.Field{Name: hf.Name, Value: hf.Value})
 	}
 }
 
@@ -73,11 +74,11 @@ func TestEncoderStaticOnly(t *testing.T) {
 }
 
 // etWantRaw is etWant with raw Content-Lengths as decimal strings.
-func etWantRaw(l []etField) []etGot {
+func etWantRaw(l []etField) []codectest.Field {
 	w := etWant(l)
 	for i, f := range l {
 		if f.Raw {
-			w[i] = etGot{Name: "content-length", Value: itoa(f.CL)}
+			w[i] = codectest.Field{Name: "content-length", Value: itoa(f.CL)}
 		}
 	}
 	return w
@@ -88,7 +89,7 @@ func itoa(n int64) string { return string(wire.AppendDigits(nil, uint64(n))) }
 func TestEncoderLowercasesNames(t *testing.T) {
 	var e Encoder
 	got := e.AppendSection(0, nil, newEtFields([]etField{{Name: "Content-Type", Value: "text/html; charset=utf-8"}, {Name: "X-Up", Value: "1"}, {Name: "Content-Length", Value: "0"}}))
-	want := []etGot{{Name: "content-type", Value: "text/html; charset=utf-8"}, {Name: "x-up", Value: "1"}, {Name: "content-length", Value: "0"}}
+	want := []codectest.Field{{Name: "content-type", Value: "text/html; charset=utf-8"}, {Name: "x-up", Value: "1"}, {Name: "content-length", Value: "0"}}
 	if diff := cmp.Diff(want, etQuicGoDecode(t, got)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -410,12 +411,12 @@ func TestEncoderLargeField(t *testing.T) {
 	d.Init(DecoderConfig{MaxTableCapacity: 256, MaxBlockedStreams: 100})
 	for i := range 2 {
 		sec := e.AppendSection(uint64(4*i), nil, newEtFields([]etField{{Name: "x-big", Value: big}, {Name: "x-small", Value: "1"}}))
-		var s etSink
+		s := codectest.Recorder{NoIDs: true}
 		if err := d.ReadEncoderStream(e.AppendEncoderStream(nil)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := d.DecodeSection(uint64(4*i), sec, &s); err != nil || len(s.got) != 2 || s.got[0].Value != big {
-			t.Fatalf("%v %v", err, s.got)
+		if _, err := d.DecodeSection(uint64(4*i), sec, &s); err != nil || len(s.Fields) != 2 || s.Fields[0].Value != big {
+			t.Fatalf("%v %v", err, s.Fields)
 		}
 	}
 	for abs := e.oldest(); abs < e.InsertCount(); abs++ {

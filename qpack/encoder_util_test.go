@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/leanovate/gopter"
 )
 
 // etField is one field of a test section. raw marks a raw Content-Length
@@ -46,18 +47,15 @@ func (l *etFields) ContentLength() (int64, bool) {
 	return f.CL, f.Raw
 }
 
-// etGot is a decoded field as a test sink records it.
-type etGot struct {
-	Name, Value string
-	Never       bool
-}
-
-// etSink records decoded fields.
-type etSink struct{ got []etGot }
-
-func (s *etSink) Field(name, value []byte, f fastpath.Flags) error {
-	s.got = append(s.got, etGot{string(name), string(value), f&fastpath.NeverIndex != 0})
-	return nil
+// etProperties returns gopter properties that pass after runs cases, or
+// short ones under -short.
+func etProperties(runs, short int) *gopter.Properties {
+	p := gopter.DefaultTestParameters()
+	p.MinSuccessfulTests = runs
+	if testing.Short() {
+		p.MinSuccessfulTests = short
+	}
+	return gopter.NewProperties(p)
 }
 
 // etQIFNames are the six QIFs of the compression measurement.

@@ -1,28 +1,19 @@
 package qpack
 
 import (
-	"bytes"
-	"fmt"
 	"math"
-	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 )
 
-// etEqField is a generated field: a raw Content-Length when Raw.
-type etEqField struct {
-	Name, Value string
-	Flags       fastpath.Flags
-	Raw         bool
-	CL          int64
-}
-
+// etGenEqField generates a field, three times in ten a raw Content-Length.
 func etGenEqField() gopter.Gen {
 	return gopter.CombineGens(
 		gen.IntRange(0, 9),
@@ -33,10 +24,10 @@ func etGenEqField() gopter.Gen {
 			gen.Int64Range(0, math.MaxInt64),
 		),
 		gen.OneConstOf(fastpath.Flags(0), fastpath.Flags(0), fastpath.NeverIndex, fastpath.NoIndex, fastpath.Index),
-	).Map(func(v []any) etEqField {
-		f := etEqField{Name: v[1].(string), Value: v[2].(string), Flags: v[4].(fastpath.Flags)}
+	).Map(func(v []any) etField {
+		f := etField{Name: v[1].(string), Value: v[2].(string), Flags: v[4].(fastpath.Flags)}
 		if v[0].(int) < 3 {
-			f = etEqField{Raw: true, CL: v[3].(int64)}
+			f = etField{Raw: true, CL: v[3].(int64)}
 		}
 		return f
 	})
@@ -46,12 +37,12 @@ func etGenEqField() gopter.Gen {
 type etEqCase struct {
 	Capacity uint64
 	Huffman  fastpath.HuffmanPolicy
-	Sections [][]etEqField
+	Lists    [][]etField
 }
 
 // etFieldLists builds the fast path (raw Content-Lengths) and the string
 // path of a section.
-func etFieldLists(sec []etEqField) (fast, str *fastpath.FieldList) {
+func etFieldLists(sec []etField) (fast, str *fastpath.FieldList) {
 	fast = new(fastpath.FieldList)
 	for _, f := range sec {
 		if f.Raw {
@@ -93,95 +84,92 @@ func etSnapshot(e *Encoder) etState {
 	return s
 }
 
-// etCall is what one Begin or Continue call returned, and the state after.
-type etCall struct {
-	N     int
-	Res   fastpath.Result
-	Bytes []byte
-	Pos   int
-	State etState
+// etEqCodec runs a connection on two encoders for codectest.Equivalent:
+// side 0 is given raw Content-Lengths, side 1 their strings.
+type etEqCodec struct {
+	etEqCase
+	lists [2][]*fastpath.FieldList // built once, rewound for each run
 }
 
-// etRunBuffers encodes the sections with Begin and Continue in buffers of
-// size bufSize (a larger one after fastpath.BufferTooSmall), recording every call.
-func etRunBuffers(c etEqCase, bufSize int, str bool) []etCall {
+func (c *etEqCodec) Sections() int { return len(c.Lists) }
+
+func (c *etEqCodec) New(side int) codectest.Encoder {
+	if c.lists[side] == nil {
+		for _, sec := range c.Lists {
+			l, str := etFieldLists(sec)
+			if side == 1 {
+				l = str
+			}
+			c.lists[side] = append(c.lists[side], l)
+		}
+	}
 	cfg := etDynamic(c.Capacity, 2)
 	cfg.Huffman = c.Huffman
-	e := etEncoder(cfg)
-	var calls []etCall
-	for i, sec := range c.Sections {
-		fields, strFields := etFieldLists(sec)
-		if str {
-			fields = strFields
-		}
-		buf := make([]byte, bufSize)
-		n, res := e.Begin(uint64(4*(i%3)), buf, fields)
-		for {
-			calls = append(calls, etCall{n, res, append([]byte(nil), buf[:n]...), fields.Pos(), etSnapshot(e)})
-			if res == fastpath.Done {
-				break
-			}
-			if res == fastpath.BufferTooSmall {
-				buf = make([]byte, 2*len(buf))
-			}
-			n, res = e.Continue(buf)
-		}
-		if i%2 == 1 {
-			// Acknowledge the outstanding sections now and then.
-			for e.Outstanding() > 0 {
-				if err := e.ReadDecoderStream(wire.AppendInt(nil, 0x80, 7, e.out[0].stream)); err != nil {
-					panic(err)
-				}
-			}
-		}
-	}
-	return calls
+	return &etEqEncoder{lists: c.lists[side], e: etEncoder(cfg)}
 }
 
-func TestEquivalenceFastPath(t *testing.T) {
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = 100
-	if testing.Short() {
-		p.MinSuccessfulTests = 25
+type etEqEncoder struct {
+	lists []*fastpath.FieldList
+	e     *Encoder
+	l     *fastpath.FieldList
+}
+
+func (x *etEqEncoder) Begin(i int, buf []byte) (int, fastpath.Result) {
+	x.l = x.lists[i]
+	x.l.Rewind()
+	return x.e.Begin(uint64(4*(i%3)), buf, x.l)
+}
+
+func (x *etEqEncoder) Continue(buf []byte) (int, fastpath.Result) { return x.e.Continue(buf) }
+func (x *etEqEncoder) Pos() int                                   { return x.l.Pos() }
+func (x *etEqEncoder) State() any                                 { return etSnapshot(x.e) }
+
+// After acknowledges the outstanding sections now and then.
+func (x *etEqEncoder) After(i int) {
+	for i%2 == 1 && x.e.Outstanding() > 0 {
+		if err := x.e.ReadDecoderStream(wire.AppendInt(nil, 0x80, 7, x.e.out[0].stream)); err != nil {
+			panic(err)
+		}
 	}
-	props := gopter.NewProperties(p)
+}
+
+func etEqDiff(x, y any) string { return cmp.Diff(x, y, cmp.AllowUnexported(outSection{}, nameStat{})) }
+
+// TestEquivalenceFastPath: raw Content-Lengths and their strings encode the
+// same, call by call, at every buffer size (codectest.Equivalent, as for
+// HPACK).
+func TestEquivalenceFastPath(t *testing.T) {
+	props := etProperties(100, 25)
 	props.Property("raw Content-Length and its string encode the same, call by call", prop.ForAll(
-		func(c etEqCase) string {
-			// The whole connection, appended, gives the longest section.
-			fast := etRunBuffers(c, 1<<16, false)
-			longest := 0
-			for _, call := range fast {
-				longest = max(longest, call.N)
-			}
-			for size := 1; size <= longest+8; size++ {
-				a := etRunBuffers(c, size, false)
-				b := etRunBuffers(c, size, true)
-				if !reflect.DeepEqual(a, b) {
-					diff := cmp.Diff(a, b, cmp.AllowUnexported(outSection{}, nameStat{}))
-					return fmt.Sprintf("buffer %d: fast path (-) vs string path (+):\n%s", size, diff)
-				}
-				// And the pieces make the same bytes as AppendSection.
-				if got, want := etJoin(a), etJoin(fast); !bytes.Equal(got, want) {
-					return fmt.Sprintf("buffer %d: pieces %x, whole %x", size, got, want)
-				}
-			}
-			return ""
-		},
+		func(c etEqCase) string { return codectest.Equivalent(&etEqCodec{etEqCase: c}, etEqDiff) },
 		gopter.CombineGens(
 			gen.OneConstOf(uint64(0), uint64(100), uint64(256), uint64(4096)),
 			gen.OneConstOf(fastpath.HuffmanAuto, fastpath.HuffmanAlways, fastpath.HuffmanNever),
-			gen.SliceOfN(3, gen.SliceOf(etGenEqField()).Map(func(s []etEqField) []etEqField { return s[:min(len(s), 8)] })),
+			gen.SliceOfN(3, gen.SliceOf(etGenEqField()).Map(func(s []etField) []etField { return s[:min(len(s), 8)] })),
 		).Map(func(v []any) etEqCase {
-			return etEqCase{v[0].(uint64), v[1].(fastpath.HuffmanPolicy), v[2].([][]etEqField)}
+			return etEqCase{v[0].(uint64), v[1].(fastpath.HuffmanPolicy), v[2].([][]etField)}
 		}),
 	))
 	props.TestingRun(t)
 }
 
-func etJoin(calls []etCall) []byte {
-	var b []byte
-	for _, c := range calls {
-		b = append(b, c.Bytes...)
+// The property must be able to fail: a section whose string path says
+// another Content-Length is caught.
+func TestEquivalenceDetects(t *testing.T) {
+	c := etEqCase{Capacity: 4096, Lists: [][]etField{{{Name: ":status", Value: "200"}, {Raw: true, CL: 1024}}}}
+	if msg := codectest.Equivalent(&etEqCodec{etEqCase: c}, etEqDiff); msg != "" {
+		t.Fatalf("agreeing paths reported: %s", msg)
 	}
-	return b
+	// etFieldLists makes the string path from side 0's list, so side 1
+	// here is another connection whose section says 1025.
+	other := etEqCase{Capacity: 4096, Lists: [][]etField{{{Name: ":status", Value: "200"}, {Name: "content-length", Value: "1025"}}}}
+	if codectest.Equivalent(&etEqPair{{etEqCase: c}, {etEqCase: other}}, etEqDiff) == "" {
+		t.Fatal("different values not detected")
+	}
 }
+
+// etEqPair takes side 0 from one codec and side 1 from another.
+type etEqPair [2]etEqCodec
+
+func (p *etEqPair) Sections() int                  { return p[0].Sections() }
+func (p *etEqPair) New(side int) codectest.Encoder { return p[side].New(side) }
