@@ -115,8 +115,8 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 	// does not use the table sends the same strings as literals in every
 	// section. With references, those come as indexes, and the memo costs
 	// more than it saves (13 % of the QIFS trace's decoding at 4096).
-	d.memoOn = ric == 0
-	if d.memo != nil && d.memoOn {
+	d.memoOn = ric == 0 && (d.memo != nil || d.startMemo())
+	if d.memoOn {
 		st.pred = &d.memo.first
 	}
 	for {
@@ -132,6 +132,21 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 		d.ack(stream, ric)
 	}
 	return err
+}
+
+// startMemo makes the memo at the second section without dynamic
+// references (one request alone never needs it) and reports whether it did.
+// Strings are decoded into the memo from then on: the scratch the first
+// section grew goes.
+func (d *Decoder) startMemo() bool {
+	if !d.static1 {
+		d.static1 = true
+		return false
+	}
+	wipe(d.nameBuf)
+	wipe(d.valueBuf)
+	d.memo, d.nameBuf, d.valueBuf = new(decMemo), nil, nil
+	return true
 }
 
 // line decodes the line at p[off:], with every form and every check, and
@@ -250,9 +265,6 @@ func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room in
 	l, k, err := wire.ReadInt(p[off:], n)
 	if err != nil || l > uint64(limit) || l > uint64(len(p)-off-k) {
 		return d.readString(p, off, n, buf, limit) // the error, as it says it
-	}
-	if d.memo == nil {
-		d.memo = new(decMemo)
 	}
 	start, end := off+k, off+k+int(l)
 	var s []byte

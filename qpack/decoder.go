@@ -64,12 +64,13 @@ type DecoderConfig struct {
 // server serializes calls
 // (one mutex per connection is enough; every call is short, none waits).
 //
-// For sections without dynamic references it remembers the decoding of
-// recent Huffman-coded literals (up to 8 KiB of them, compared in full on
-// every use): a peer that does not use the table sends the same
-// user-agent, accept and cookie values in every request (on the QIFS trace
-// the memo saves 18 % of static-only decoding; used for sections with
-// references it would cost 13 %). Init forgets them.
+// For sections without dynamic references, from a connection's second
+// one, it remembers the decoding of recent Huffman-coded literals (up to
+// 8 KiB of them, compared in full on every use): a peer that does not use
+// the table sends the same user-agent, accept and cookie values in every
+// request (on the QIFS trace the memo saves 18 % of static-only decoding;
+// used for sections with references it would cost 13 %). Init forgets
+// them.
 //
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
 // QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
@@ -94,6 +95,7 @@ type Decoder struct {
 	known       uint64   // Known Received Count the encoder has once it reads out
 	memo        *decMemo // Huffman strings of sections, allocated on first use, kept by Init
 	memoOn      bool     // the section being decoded may use the memo
+	static1     bool     // a section without references was decoded
 }
 
 // Init makes d a fresh decoder with the settings and limits of cfg (a new

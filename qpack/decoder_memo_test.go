@@ -15,6 +15,9 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
+// dmFull gives d a memo, on from the first section.
+func dmFull(d *Decoder) { d.memo = new(decMemo) }
+
 // dmSet returns the memo set of s's Huffman coding.
 func dmSet(s string) int {
 	c := wire.AppendHuffman(nil, s)
@@ -60,6 +63,7 @@ func TestDecoderMemoNameEviction(t *testing.T) {
 	}
 	b := line([]byte{0, 0}, names[0], value, fastpath.HuffmanAlways)
 	var d Decoder
+	dmFull(&d)
 	for _, sec := range [][]byte{a, b} {
 		var s recSink
 		if _, err := d.DecodeSection(0, sec, &s); err != nil {
@@ -208,6 +212,7 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 			t.Fatalf("length %d: a two-byte length", n)
 		}
 		var warm Decoder
+		dmFull(&warm)
 		var want recSink
 		for range 2 { // the second time, from the prediction
 			want = recSink{}
@@ -234,5 +239,30 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The memo starts with a connection's second section without references,
+// as the first one's scratch goes; Init keeps it, wiped, for the next
+// connection, which uses it from its first section.
+func TestDecoderMemoSecondSection(t *testing.T) {
+	var d Decoder
+	for i := range 3 {
+		if _, err := d.DecodeSection(0, requestStatic, nopSink{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := d.memo != nil; got != (i > 0) {
+			t.Fatalf("section %d: memo %v", i, got)
+		}
+	}
+	if len(d.memo.arena) == 0 || d.valueBuf != nil {
+		t.Errorf("the memo holds %d bytes, the scratch %d", len(d.memo.arena), cap(d.valueBuf))
+	}
+	d.Init(DecoderConfig{})
+	if d.memo == nil || len(d.memo.arena) != 0 {
+		t.Fatal("Init dropped the memo or kept its strings")
+	}
+	if _, err := d.DecodeSection(0, requestStatic, nopSink{}); err != nil || len(d.memo.arena) == 0 {
+		t.Fatal(err, "the memo is off in the next connection's first section")
 	}
 }
