@@ -89,7 +89,7 @@ type Decoder struct {
 	closedErr   *Error
 	encoderLine        // encoder-stream reader state
 	blockedSet         // held sections
-	nameBuf     []byte // Huffman scratch for sections
+	nameBuf     []byte // Huffman scratch, for sections and the encoder stream
 	valueBuf    []byte
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
 	known       uint64   // Known Received Count the encoder has once it reads out
@@ -116,7 +116,7 @@ func (d *Decoder) Init(cfg DecoderConfig) {
 		memo:        d.memo.wipe(),
 		tbl:         d.tbl,
 		blockedSet:  blockedSet{held: held[:0], spare: d.spare},
-		encoderLine: encoderLine{pend: wipe(d.pend), sname: wipe(d.sname), svalue: wipe(d.svalue)},
+		encoderLine: encoderLine{pend: wipe(d.pend)},
 		nameBuf:     wipe(d.nameBuf),
 		valueBuf:    wipe(d.valueBuf),
 		out:         d.out[:0],
