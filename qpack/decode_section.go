@@ -37,7 +37,7 @@ func (d *Decoder) DecodeSection(streamID uint64, section []byte, sink fastpath.S
 	if d.err != nil {
 		return false, d.closedErr
 	}
-	if len(d.held) > 0 && d.find(streamID) >= 0 {
+	if d.blockedSet != nil && len(d.held) > 0 && d.find(streamID) >= 0 {
 		// Even a section that would not block: decoding it ahead of the
 		// held one would acknowledge sections out of order.
 		return false, ErrStreamBlocked

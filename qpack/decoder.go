@@ -88,7 +88,7 @@ type Decoder struct {
 	err         *Error // the connection error, once failed
 	closedErr   *Error
 	encoderLine        // encoder-stream reader state
-	blockedSet         // held sections
+	*blockedSet        // held sections, made on first use, kept by Init
 	nameBuf     []byte // Huffman scratch, for sections and the encoder stream
 	valueBuf    []byte
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
@@ -104,18 +104,20 @@ type Decoder struct {
 // or in a buffer. The zero Decoder is a static-only decoder with the
 // default limits, as if Init(DecoderConfig{}) had been called.
 func (d *Decoder) Init(cfg DecoderConfig) {
-	held := d.held
-	for i := range held {
-		d.recycle(held[i].buf)
-	}
-	clear(held)
-	for i, b := range d.spare {
-		d.spare[i] = wipe(b)
+	if b := d.blockedSet; b != nil {
+		for i := range b.held {
+			d.recycle(b.held[i].buf)
+		}
+		clear(b.held)
+		for i, s := range b.spare {
+			b.spare[i] = wipe(s)
+		}
+		*b = blockedSet{held: b.held[:0], spare: b.spare}
 	}
 	*d = Decoder{
 		memo:        d.memo.wipe(),
 		tbl:         d.tbl,
-		blockedSet:  blockedSet{held: held[:0], spare: d.spare},
+		blockedSet:  d.blockedSet,
 		encoderLine: encoderLine{pend: wipe(d.pend)},
 		nameBuf:     wipe(d.nameBuf),
 		valueBuf:    wipe(d.valueBuf),
