@@ -128,6 +128,13 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 			break
 		}
 	}
+	if ric == 0 && !d.memoOn {
+		// The first section without references: from the next, the memo
+		// takes its strings, so the scratch it grew need not stay.
+		wipe(d.nameBuf)
+		wipe(d.valueBuf)
+		d.nameBuf, d.valueBuf = nil, nil
+	}
 	if d.err == nil {
 		d.ack(stream, ric)
 	}
@@ -136,17 +143,12 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 
 // startMemo makes the memo at the second section without dynamic
 // references (one request alone never needs it) and reports whether it did.
-// Strings are decoded into the memo from then on: the scratch the first
-// section grew goes.
 func (d *Decoder) startMemo() bool {
-	if !d.static1 {
-		d.static1 = true
-		return false
+	if d.static1 {
+		d.memo = new(decMemo)
 	}
-	wipe(d.nameBuf)
-	wipe(d.valueBuf)
-	d.memo, d.nameBuf, d.valueBuf = new(decMemo), nil, nil
-	return true
+	d.static1 = true
+	return d.memo != nil
 }
 
 // line decodes the line at p[off:], with every form and every check, and
