@@ -93,7 +93,7 @@ type Decoder struct {
 	valueBuf    []byte
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
 	known       uint64   // Known Received Count the encoder has once it reads out
-	memo        *decMemo // Huffman strings of sections, allocated on first use, kept by Init
+	memo        *decMemo // Huffman strings of sections, made by startMemo, kept by Init
 	memoOn      bool     // the section being decoded may use the memo
 	static1     bool     // a section without references was decoded
 }
