@@ -13,7 +13,8 @@ type heldSection struct {
 }
 
 // blockedSet holds sections sorted by Required Insert Count, then arrival.
-// Insert counts only grow, so the decodable ones are always a prefix.
+// Insert counts only grow, so the decodable ones are always a prefix. A
+// Decoder makes it when it first holds a section.
 type blockedSet struct {
 	held     []heldSection
 	ready    int // held[:ready] have all their inserts
@@ -31,6 +32,9 @@ const (
 
 // hold copies a section whose Required Insert Count is not reached yet.
 func (d *Decoder) hold(stream, ric, base uint64, section []byte, off int) error {
+	if d.blockedSet == nil {
+		d.blockedSet = new(blockedSet)
+	}
 	for i := range d.held {
 		if d.held[i].stream == stream {
 			return ErrStreamBlocked
@@ -62,6 +66,9 @@ func (d *Decoder) hold(stream, ric, base uint64, section []byte, off int) error 
 
 // unblock marks the held sections whose inserts have all arrived.
 func (d *Decoder) unblock() {
+	if d.blockedSet == nil {
+		return
+	}
 	n := d.tbl.Inserted()
 	for d.ready < len(d.held) && d.held[d.ready].ric <= n {
 		d.ready++
@@ -70,6 +77,9 @@ func (d *Decoder) unblock() {
 
 // find returns the index of stream's held section, or -1.
 func (d *Decoder) find(stream uint64) int {
+	if d.blockedSet == nil {
+		return -1
+	}
 	for i := range d.held {
 		if d.held[i].stream == stream {
 			return i
@@ -100,7 +110,12 @@ func (d *Decoder) recycle(buf []byte) {
 }
 
 // BlockedStreams returns how many held sections still wait for inserts.
-func (d *Decoder) BlockedStreams() int { return len(d.held) - d.ready }
+func (d *Decoder) BlockedStreams() int {
+	if d.blockedSet == nil {
+		return 0
+	}
+	return len(d.held) - d.ready
+}
 
 // NextUnblocked returns a stream whose held section can now be decoded,
 // each such stream once, in the order the sections became decodable (then
@@ -109,7 +124,7 @@ func (d *Decoder) BlockedStreams() int { return len(d.held) - d.ready }
 // decoder keeps the section until then. Held sections that are ready but
 // not decoded no longer count as blocked, so drain them promptly.
 func (d *Decoder) NextUnblocked() (streamID uint64, ok bool) {
-	if d.err != nil || d.notified >= d.ready {
+	if d.err != nil || d.blockedSet == nil || d.notified >= d.ready {
 		return 0, false
 	}
 	d.notified++

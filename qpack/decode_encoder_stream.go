@@ -11,9 +11,7 @@ type encoderLine struct {
 	pend   []byte // the unfinished instruction, from its first byte
 	need   int    // how many bytes pend must hold before it is parsed again
 	encOff int    // encoder-stream offset of the next instruction
-	sname  []byte // Huffman scratch for inserted names and values
-	svalue []byte
-	parses int // instructions parsed, complete or not: tests check linearity
+	parses int    // instructions parsed, complete or not: tests check linearity
 }
 
 // ReadEncoderStream applies the next bytes of the peer's encoder stream
@@ -117,18 +115,18 @@ func (d *Decoder) instruction(p []byte) (n, need int, err error) {
 			}
 			name, id = nm, static.FieldID(tag)
 		}
-		value, end, need, err := d.encString(p, k, 7, len(name), &d.svalue)
+		value, end, need, err := d.encString(p, k, 7, len(name), &d.valueBuf)
 		if end == 0 {
 			return 0, need, err
 		}
 		return end, 0, d.insert(name, value, id)
 
 	case b&0x40 != 0: // 01Hxxxxx Insert With Literal Name
-		name, k, need, err := d.encString(p, 0, 5, 0, &d.sname)
+		name, k, need, err := d.encString(p, 0, 5, 0, &d.nameBuf)
 		if k == 0 {
 			return 0, need, err
 		}
-		value, end, need, err := d.encString(p, k, 7, len(name), &d.svalue)
+		value, end, need, err := d.encString(p, k, 7, len(name), &d.valueBuf)
 		if end == 0 {
 			return 0, need, err
 		}

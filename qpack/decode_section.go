@@ -37,7 +37,7 @@ func (d *Decoder) DecodeSection(streamID uint64, section []byte, sink fastpath.S
 	if d.err != nil {
 		return false, d.closedErr
 	}
-	if len(d.held) > 0 && d.find(streamID) >= 0 {
+	if d.blockedSet != nil && len(d.held) > 0 && d.find(streamID) >= 0 {
 		// Even a section that would not block: decoding it ahead of the
 		// held one would acknowledge sections out of order.
 		return false, ErrStreamBlocked
@@ -115,8 +115,8 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 	// does not use the table sends the same strings as literals in every
 	// section. With references, those come as indexes, and the memo costs
 	// more than it saves (13 % of the QIFS trace's decoding at 4096).
-	d.memoOn = ric == 0
-	if d.memo != nil && d.memoOn {
+	d.memoOn = ric == 0 && (d.memo != nil || d.startMemo())
+	if d.memoOn {
 		st.pred = &d.memo.first
 	}
 	for {
@@ -128,10 +128,27 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 			break
 		}
 	}
+	if ric == 0 && !d.memoOn {
+		// The first section without references: from the next, the memo
+		// takes its strings, so the scratch it grew need not stay.
+		wipe(d.nameBuf)
+		wipe(d.valueBuf)
+		d.nameBuf, d.valueBuf = nil, nil
+	}
 	if d.err == nil {
 		d.ack(stream, ric)
 	}
 	return err
+}
+
+// startMemo makes the memo at the second section without dynamic
+// references (one request alone never needs it) and reports whether it did.
+func (d *Decoder) startMemo() bool {
+	if d.static1 {
+		d.memo = new(decMemo)
+	}
+	d.static1 = true
+	return d.memo != nil
 }
 
 // line decodes the line at p[off:], with every form and every check, and
@@ -250,9 +267,6 @@ func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room in
 	l, k, err := wire.ReadInt(p[off:], n)
 	if err != nil || l > uint64(limit) || l > uint64(len(p)-off-k) {
 		return d.readString(p, off, n, buf, limit) // the error, as it says it
-	}
-	if d.memo == nil {
-		d.memo = new(decMemo)
 	}
 	start, end := off+k, off+k+int(l)
 	var s []byte

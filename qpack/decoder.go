@@ -64,12 +64,13 @@ type DecoderConfig struct {
 // server serializes calls
 // (one mutex per connection is enough; every call is short, none waits).
 //
-// For sections without dynamic references it remembers the decoding of
-// recent Huffman-coded literals (up to 8 KiB of them, compared in full on
-// every use): a peer that does not use the table sends the same
-// user-agent, accept and cookie values in every request (on the QIFS trace
-// the memo saves 18 % of static-only decoding; used for sections with
-// references it would cost 13 %). Init forgets them.
+// For sections without dynamic references, from a connection's second
+// one, it remembers the decoding of recent Huffman-coded literals (up to
+// 8 KiB of them, compared in full on every use): a peer that does not use
+// the table sends the same user-agent, accept and cookie values in every
+// request (on the QIFS trace the memo saves 18 % of static-only decoding;
+// used for sections with references it would cost 13 %). Init forgets
+// them.
 //
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
 // QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
@@ -87,13 +88,14 @@ type Decoder struct {
 	err         *Error // the connection error, once failed
 	closedErr   *Error
 	encoderLine        // encoder-stream reader state
-	blockedSet         // held sections
-	nameBuf     []byte // Huffman scratch for sections
+	*blockedSet        // held sections, made on first use, kept by Init
+	nameBuf     []byte // Huffman scratch, for sections and the encoder stream
 	valueBuf    []byte
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
 	known       uint64   // Known Received Count the encoder has once it reads out
-	memo        *decMemo // Huffman strings of sections, allocated on first use, kept by Init
+	memo        *decMemo // Huffman strings of sections, made by startMemo, kept by Init
 	memoOn      bool     // the section being decoded may use the memo
+	static1     bool     // a section without references was decoded
 }
 
 // Init makes d a fresh decoder with the settings and limits of cfg (a new
@@ -102,19 +104,21 @@ type Decoder struct {
 // or in a buffer. The zero Decoder is a static-only decoder with the
 // default limits, as if Init(DecoderConfig{}) had been called.
 func (d *Decoder) Init(cfg DecoderConfig) {
-	held := d.held
-	for i := range held {
-		d.recycle(held[i].buf)
-	}
-	clear(held)
-	for i, b := range d.spare {
-		d.spare[i] = wipe(b)
+	if b := d.blockedSet; b != nil {
+		for i := range b.held {
+			d.recycle(b.held[i].buf)
+		}
+		clear(b.held)
+		for i, s := range b.spare {
+			b.spare[i] = wipe(s)
+		}
+		*b = blockedSet{held: b.held[:0], spare: b.spare}
 	}
 	*d = Decoder{
 		memo:        d.memo.wipe(),
 		tbl:         d.tbl,
-		blockedSet:  blockedSet{held: held[:0], spare: d.spare},
-		encoderLine: encoderLine{pend: wipe(d.pend), sname: wipe(d.sname), svalue: wipe(d.svalue)},
+		blockedSet:  d.blockedSet,
+		encoderLine: encoderLine{pend: wipe(d.pend)},
 		nameBuf:     wipe(d.nameBuf),
 		valueBuf:    wipe(d.valueBuf),
 		out:         d.out[:0],

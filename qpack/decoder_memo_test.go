@@ -16,6 +16,9 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
+// dmFull gives d a memo, on from the first section.
+func dmFull(d *Decoder) { d.memo = new(decMemo) }
+
 // dmSet returns the memo set of s's Huffman coding.
 func dmSet(s string) int {
 	c := wire.AppendHuffman(nil, s)
@@ -61,6 +64,7 @@ func TestDecoderMemoNameEviction(t *testing.T) {
 	}
 	b := line([]byte{0, 0}, names[0], value, fastpath.HuffmanAlways)
 	var d Decoder
+	dmFull(&d)
 	for _, sec := range [][]byte{a, b} {
 		var s codectest.Recorder
 		if _, err := d.DecodeSection(0, sec, &s); err != nil {
@@ -209,6 +213,7 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 			t.Fatalf("length %d: a two-byte length", n)
 		}
 		var warm Decoder
+		dmFull(&warm)
 		var want codectest.Recorder
 		for range 2 { // the second time, from the prediction
 			want = codectest.Recorder{}
@@ -235,5 +240,30 @@ func TestDecoderMemoNearMiss(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The memo starts with a connection's second section without references;
+// the first one's scratch goes after it. Init keeps the memo, wiped, for
+// the next connection, which uses it from its first section.
+func TestDecoderMemoSecondSection(t *testing.T) {
+	var d Decoder
+	for i := range 3 {
+		if _, err := d.DecodeSection(0, requestStatic, codectest.Discard{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := d.memo != nil; got != (i > 0) || i == 0 && d.valueBuf != nil {
+			t.Fatalf("section %d: memo %v, scratch %d", i, got, cap(d.valueBuf))
+		}
+	}
+	if len(d.memo.arena) == 0 || d.valueBuf != nil {
+		t.Errorf("the memo holds %d bytes, the scratch %d", len(d.memo.arena), cap(d.valueBuf))
+	}
+	d.Init(DecoderConfig{})
+	if d.memo == nil || len(d.memo.arena) != 0 {
+		t.Fatal("Init dropped the memo or kept its strings")
+	}
+	if _, err := d.DecodeSection(0, requestStatic, codectest.Discard{}); err != nil || len(d.memo.arena) == 0 {
+		t.Fatal(err, "the memo is off in the next connection's first section")
 	}
 }
