@@ -11,8 +11,11 @@ type encoderLine struct {
 	pend   []byte // the unfinished instruction, from its first byte
 	need   int    // how many bytes pend must hold before it is parsed again
 	encOff int    // encoder-stream offset of the next instruction
-	parses int    // instructions parsed, complete or not: tests check linearity
 }
+
+// parsed, when set (by tests only), is called for every instruction parsed,
+// complete or not: TestEncoderStreamLinear counts the calls.
+var parsed func()
 
 // ReadEncoderStream applies the next bytes of the peer's encoder stream
 // (RFC 9204 §4.3). Instructions may be split anywhere across calls: the
@@ -92,7 +95,9 @@ func (d *Decoder) encErr(off int, cause error) error {
 // (more than len(p)) when p ends inside it. Nothing is applied until the
 // instruction is complete, so parsing it again later is safe.
 func (d *Decoder) instruction(p []byte) (n, need int, err error) {
-	d.parses++
+	if parsed != nil {
+		parsed()
+	}
 	b := p[0]
 	switch {
 	case b&0x80 != 0: // 1Txxxxxx Insert With Name Reference
