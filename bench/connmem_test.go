@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"runtime"
 	"testing"
@@ -15,7 +16,9 @@ import (
 
 // BenchmarkConnMemory reports the heap a connection's header codecs hold
 // (bytes/conn): an encoder and a decoder, after one request decoded and one
-// response encoded, as a server holds them between requests. Each
+// response encoded, as a server holds them between requests; the turns=3
+// rows after three of each, the steady state of a connection whose codecs
+// grow on use (the QPACK decoder's memo starts at its second section). Each
 // iteration makes connMemConns connections and keeps them all alive; the
 // heap is measured after a collection, before and after.
 //
@@ -28,34 +31,53 @@ func BenchmarkConnMemory(b *testing.B) {
 	var rl fastpath.FieldList
 	buildRequest(&rl)
 	qreq := new(qpack.Encoder).AppendSection(0, nil, &rl)
-	b.Run("codec=hpack/impl=hqpack", func(b *testing.B) {
+	for _, turns := range []int{1, 3} {
+		connMemoryRows(b, turns, reqBlock, qreq)
+	}
+}
+
+// connMemoryRows runs BenchmarkConnMemory's rows with turns requests
+// decoded and responses encoded per connection.
+func connMemoryRows(b *testing.B, turns int, reqBlock, qreq []byte) {
+	name := func(row string) string {
+		if turns == 1 {
+			return row
+		}
+		return fmt.Sprintf("%s/turns=%d", row, turns)
+	}
+	b.Run(name("codec=hpack/impl=hqpack"), func(b *testing.B) {
 		connMemory(b, func() (any, int) {
 			c := new(struct {
 				e hpack.Encoder
 				d hpack.Decoder
 			})
-			var s countSink
-			if err := c.d.Decode(reqBlock, &s); err != nil {
-				b.Fatal(err)
+			for range turns {
+				var s countSink
+				if err := c.d.Decode(reqBlock, &s); err != nil {
+					b.Fatal(err)
+				}
+				var l fastpath.FieldList
+				buildResponse(&l)
+				c.e.AppendSection(make([]byte, 0, 512), &l)
 			}
-			var l fastpath.FieldList
-			buildResponse(&l)
-			c.e.AppendSection(make([]byte, 0, 512), &l)
 			return c, hpackTableBytes(c.e.TableEntry) + hpackTableBytes(c.d.TableEntry)
 		})
 	})
-	b.Run("codec=hpack/impl=xnet", func(b *testing.B) {
+	b.Run(name("codec=hpack/impl=xnet"), func(b *testing.B) {
 		connMemory(b, func() (any, int) {
 			var buf bytes.Buffer
 			c := struct {
 				e *xhpack.Encoder
 				d *xhpack.Decoder
 			}{xhpack.NewEncoder(&buf), xhpack.NewDecoder(4096, func(xhpack.HeaderField) {})}
-			if _, err := c.d.DecodeFull(reqBlock); err != nil {
-				b.Fatal(err)
-			}
-			for _, f := range responseStrings() {
-				c.e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value})
+			for range turns {
+				if _, err := c.d.DecodeFull(reqBlock); err != nil {
+					b.Fatal(err)
+				}
+				buf.Reset()
+				for _, f := range responseStrings() {
+					c.e.WriteField(xhpack.HeaderField{Name: f.name, Value: f.value})
+				}
 			}
 			return c, -1
 		})
@@ -68,39 +90,43 @@ func BenchmarkConnMemory(b *testing.B) {
 			})
 			c.e.Init(ecfg)
 			c.d.Init(dcfg)
-			var s countSink
-			if _, err := c.d.DecodeSection(0, qreq, &s); err != nil {
-				b.Fatal(err)
+			for i := range uint64(turns) {
+				var s countSink
+				if _, err := c.d.DecodeSection(4*i, qreq, &s); err != nil {
+					b.Fatal(err)
+				}
+				var l fastpath.FieldList
+				buildResponse(&l)
+				c.e.AppendSection(4*i, make([]byte, 0, 512), &l)
+				c.e.AppendEncoderStream(nil)
 			}
-			var l fastpath.FieldList
-			buildResponse(&l)
-			c.e.AppendSection(0, make([]byte, 0, 512), &l)
-			c.e.AppendEncoderStream(nil)
 			return c, qpackTableBytes(c.e.InsertCount(), c.e.TableEntry) + qpackTableBytes(c.d.InsertCount(), c.d.TableEntry)
 		}
 	}
-	b.Run("codec=qpack/impl=hqpack", func(b *testing.B) {
+	b.Run(name("codec=qpack/impl=hqpack"), func(b *testing.B) {
 		connMemory(b, qpackConn(qpack.EncoderConfig{}, qpack.DecoderConfig{}))
 	})
-	b.Run("codec=qpack/impl=hqpack-dyn", func(b *testing.B) {
+	b.Run(name("codec=qpack/impl=hqpack-dyn"), func(b *testing.B) {
 		connMemory(b, qpackConn(dynConfig, dynDecoderConfig))
 	})
-	b.Run("codec=qpack/impl=quicgo", func(b *testing.B) {
+	b.Run(name("codec=qpack/impl=quicgo"), func(b *testing.B) {
 		connMemory(b, func() (any, int) {
 			c := struct {
 				e *quicgo.Encoder
 				d *quicgo.Decoder
 			}{quicgo.NewEncoder(io.Discard), quicgo.NewDecoder()}
-			next := c.d.Decode(qreq)
-			for {
-				if _, err := next(); err == io.EOF {
-					break
-				} else if err != nil {
-					b.Fatal(err)
+			for range turns {
+				next := c.d.Decode(qreq)
+				for {
+					if _, err := next(); err == io.EOF {
+						break
+					} else if err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			for _, f := range responseStrings() {
-				c.e.WriteField(quicgo.HeaderField{Name: f.name, Value: f.value})
+				for _, f := range responseStrings() {
+					c.e.WriteField(quicgo.HeaderField{Name: f.name, Value: f.value})
+				}
 			}
 			return c, -1
 		})
