@@ -89,8 +89,25 @@ func AppendHuffman(dst []byte, s string) []byte {
 		if len(s) >= 8 {
 			p, i, acc, nb = huffmanAppendPairs(out, p, s, 0, 0, 0)
 		}
-		if q, ok := huffmanTail(out, p, s, i, acc, nb); ok {
-			return out[:q]
+		if j := i; len(s)-j < 8 {
+			x, n := acc, nb
+			if (len(s)-j)&1 != 0 {
+				c := huffmanCodes[s[j]]
+				x = x<<(c.bits&63) | uint64(c.code)
+				n += uint(c.bits)
+				j++
+			}
+			// An entry of 65 (long codes) takes n past 64, which drops the
+			// tail: the loop below codes it.
+			for ; j+1 < len(s); j += 2 {
+				e := huffmanPairs[uint16(s[j])|uint16(s[j+1])<<8]
+				x = x<<(e&63) | uint64(e>>9)
+				n += uint(e & 0x1ff)
+			}
+			if n <= 64 && p+8 <= len(out) {
+				binary.BigEndian.PutUint64(out[p:p+8], x<<(-n&63)|^uint64(0)>>n)
+				return out[:p+int((n+7)>>3)]
+			}
 		}
 	}
 	for i < len(s) {
@@ -147,33 +164,6 @@ func AppendHuffman(dst []byte, s string) []byte {
 		p++
 	}
 	return out[:p]
-}
-
-// huffmanTail codes the last 0 to 7 bytes of s, from i, with the padding,
-// in one 8-byte store at out[p:], and returns the new p; ok is false, and
-// nothing is changed, when their codes and the nb pending bits of acc take
-// more than 64 bits.
-func huffmanTail(out []byte, p int, s string, i int, acc uint64, nb uint) (_ int, ok bool) {
-	if len(s)-i >= 8 || p+8 > len(out) {
-		return p, false
-	}
-	if (len(s)-i)&1 != 0 {
-		c := huffmanCodes[s[i]]
-		acc = acc<<(c.bits&63) | uint64(c.code)
-		nb += uint(c.bits)
-		i++
-	}
-	// An entry of 65 (long codes) takes nb past 64, which drops the group.
-	for ; i+1 < len(s); i += 2 {
-		e := huffmanPairs[uint16(s[i])|uint16(s[i+1])<<8]
-		acc = acc<<(e&63) | uint64(e>>9)
-		nb += uint(e & 0x1ff)
-	}
-	if nb > 64 {
-		return p, false
-	}
-	binary.BigEndian.PutUint64(out[p:p+8], acc<<(-nb&63)|^uint64(0)>>nb)
-	return p + int((nb+7)>>3), true
 }
 
 // huffmanAppendPairs codes s[i:] into out[p:] in groups of 8 bytes (4
