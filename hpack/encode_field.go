@@ -41,8 +41,11 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	} else if raw { // not a length: sent as the string it would be
 		value = e.negative(n)
 	}
-	if idx, ok := e.recall(e.pos, name, value, f); ok {
-		return e.indexed(dst, grow, idx)
+	fp := fingerprint(name, value)
+	if s, tag := e.recent.slot(fp); s.tag == tag {
+		if idx, ok := e.recall(s, name, value, f); ok {
+			return e.indexed(dst, grow, idx)
+		}
 	}
 	// A name the static table holds is lowercase already.
 	exact, nameIdx := static.LookupHPACK(name, value)
@@ -58,7 +61,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
 	// (Noted first: one that does not fit is found again by recall.)
 	if exact != 0 && m != neverIndexed {
-		e.note(e.pos, exact, 0, f)
+		e.note(fp, exact, 0, f)
 		return e.indexed(dst, grow, uint64(exact))
 	}
 	idx := uint64(nameIdx)
@@ -76,7 +79,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		abs, exactDyn, found := e.table.LookupHashed(h, name, value, e.lo, hi)
 		switch {
 		case found && exactDyn && m != neverIndexed:
-			e.note(e.pos, 0, abs+1, f)
+			e.note(fp, 0, abs+1, f)
 			return e.indexed(dst, grow, static.HPACKLen+hi-abs)
 		case found && idx == 0:
 			idx = static.HPACKLen + hi - abs
@@ -117,7 +120,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	if m == withIndexing && e.table.AddHashed(h, name, value) {
 		e.named |= 1 << nameIdx
-		e.note(e.pos, 0, e.table.Inserted(), f)
+		e.note(fp, 0, e.table.Inserted(), f)
 	}
 	return dst, true
 }
