@@ -76,7 +76,14 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		// need hashing for nothing.
 		hi := e.table.Inserted()
 		h, hashed = e.table.Hash(name, value), true
-		abs, exactDyn, found := e.table.LookupHashed(h, name, value, e.lo, hi)
+		var abs uint64
+		var exactDyn, found bool
+		if idx == 0 {
+			abs, exactDyn, found = e.table.LookupHashed(h, name, value, e.lo, hi)
+		} else { // an entry that matches the name alone is of no use
+			abs, exactDyn = e.table.LookupExact(h, name, value, e.lo, hi)
+			found = exactDyn
+		}
 		switch {
 		case found && exactDyn && m != neverIndexed:
 			e.note(fp, 0, abs+1, f)

@@ -111,24 +111,17 @@ func (t *Table) Hash(name, value string) Hash {
 // LookupHashed is Lookup for a field whose Hash the caller holds: h must be
 // t.Hash(name, value).
 func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
+	if abs, ok := t.LookupExact(h, name, value, lo, hi); ok {
+		return abs, true, true
+	}
 	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
 	if !t.indexed || len(x.slots) == 0 || lo >= hi {
 		return 0, false, false
 	}
-	hn, hf := h.n, h.f
+	hn := h.n
 	mask := t.mask()
-	for a := t.bucket(x.slots[uint64(hf)&mask].headF); a > lo; {
-		l := &x.slots[(a-1)&mask]
-		if a <= hi && l.hf == hf && t.Holds(a-1, name, value) {
-			return a - 1, true, true
-		}
-		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
-			break
-		}
-		a -= uint64(l.nextF)
-	}
 	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
 		l := &x.slots[(a-1)&mask]
 		if a <= hi && l.hn == hn {
@@ -142,4 +135,29 @@ func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uin
 		a -= uint64(l.nextN)
 	}
 	return 0, false, false
+}
+
+// LookupExact is LookupHashed for an exact match only: for a caller that
+// has no use for an entry that matches the name alone (its name is in the
+// static table), the name's chain is not walked.
+func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint64, ok bool) {
+	x := &t.index
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+		return 0, false
+	}
+	hf := h.f
+	mask := t.mask()
+	for a := t.bucket(x.slots[uint64(hf)&mask].headF); a > lo; {
+		l := &x.slots[(a-1)&mask]
+		if a <= hi && l.hf == hf && t.Holds(a-1, name, value) {
+			return a - 1, true
+		}
+		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
+			break
+		}
+		a -= uint64(l.nextF)
+	}
+	return 0, false
 }
