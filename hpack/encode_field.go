@@ -43,7 +43,10 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	fp := fingerprint(name, value)
 	if s, tag := e.recent.slot(fp); s.tag == tag {
-		if idx, ok := e.recall(s, name, value, f); ok {
+		if idx, ok := e.recall(s, name, value, f); ok && idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
+			e.started = true // indexed's first step, inline: most fields
+			return append(dst, patIndexed|byte(idx)), true
+		} else if ok {
 			return e.indexed(dst, grow, idx)
 		}
 	}
