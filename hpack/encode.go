@@ -131,7 +131,6 @@ type Encoder struct {
 	named uint64
 
 	recent recent
-	pos    int // the current field's position in the section
 }
 
 // lookupAll makes the encoder look every field up, in both tables, even
@@ -217,7 +216,6 @@ func (e *Encoder) start(fields fastpath.Enumerator) {
 		l.Rewind()
 	}
 	e.started, e.have, e.end = false, false, false
-	e.pos = 0
 	e.fields = fields
 	e.pend, e.pendAt = e.pend[:0], 0
 }
@@ -281,7 +279,6 @@ func (e *Encoder) current(dst []byte, fields fastpath.Enumerator) []byte {
 	name, value, f, n, raw := fieldOf(fields)
 	dst, _ = e.field(dst, true, name, value, f, n, raw)
 	e.have = false
-	e.pos++
 	return dst
 }
 
@@ -311,7 +308,6 @@ func (e *Encoder) rest(buf []byte, grow bool, fields fastpath.Enumerator) ([]byt
 			return buf, false
 		}
 		e.have = false
-		e.pos++
 	}
 	e.end = true
 	return buf, true
@@ -333,7 +329,6 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 			e.have = true
 			return buf, false
 		}
-		e.pos++
 	}
 	l.Seek(l.Len())
 	e.have, e.end = false, true

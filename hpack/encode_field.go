@@ -41,8 +41,14 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	} else if raw { // not a length: sent as the string it would be
 		value = e.negative(n)
 	}
-	if idx, ok := e.recall(e.pos, name, value, f); ok {
-		return e.indexed(dst, grow, idx)
+	fp := fingerprint(name, value)
+	if s, tag := e.recent.slot(fp); s.tag == tag {
+		if idx, ok := e.recall(s, name, value, f); ok && idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
+			e.started = true // indexed's first step, inline: most fields
+			return append(dst, patIndexed|byte(idx)), true
+		} else if ok {
+			return e.indexed(dst, grow, idx)
+		}
 	}
 	// A name the static table holds is lowercase already.
 	exact, nameIdx := static.LookupHPACK(name, value)
@@ -58,7 +64,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	// decoder must see the flag and pass it on (RFC 7541 §7.1.3).
 	// (Noted first: one that does not fit is found again by recall.)
 	if exact != 0 && m != neverIndexed {
-		e.note(e.pos, exact, 0, f)
+		e.note(fp, exact, 0, f)
 		return e.indexed(dst, grow, uint64(exact))
 	}
 	idx := uint64(nameIdx)
@@ -73,10 +79,17 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		// need hashing for nothing.
 		hi := e.table.Inserted()
 		h, hashed = e.table.Hash(name, value), true
-		abs, exactDyn, found := e.table.LookupHashed(h, name, value, e.lo, hi)
+		var abs uint64
+		var exactDyn, found bool
+		if idx == 0 {
+			abs, exactDyn, found = e.table.LookupHashed(h, name, value, e.lo, hi)
+		} else { // an entry that matches the name alone is of no use
+			abs, exactDyn = e.table.LookupExact(h, name, value, e.lo, hi)
+			found = exactDyn
+		}
 		switch {
 		case found && exactDyn && m != neverIndexed:
-			e.note(e.pos, 0, abs+1, f)
+			e.note(fp, 0, abs+1, f)
 			return e.indexed(dst, grow, static.HPACKLen+hi-abs)
 		case found && idx == 0:
 			idx = static.HPACKLen + hi - abs
@@ -117,7 +130,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	if m == withIndexing && e.table.AddHashed(h, name, value) {
 		e.named |= 1 << nameIdx
-		e.note(e.pos, 0, e.table.Inserted(), f)
+		e.note(fp, 0, e.table.Inserted(), f)
 	}
 	return dst, true
 }

@@ -111,24 +111,17 @@ func (t *Table) Hash(name, value string) Hash {
 // LookupHashed is Lookup for a field whose Hash the caller holds: h must be
 // t.Hash(name, value).
 func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
+	if abs, ok := t.LookupExact(h, name, value, lo, hi); ok {
+		return abs, true, true
+	}
 	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
 	if !t.indexed || len(x.slots) == 0 || lo >= hi {
 		return 0, false, false
 	}
-	hn, hf := h.n, h.f
+	hn := h.n
 	mask := t.mask()
-	for a := t.bucket(x.slots[uint64(hf)&mask].headF); a > lo; {
-		l := &x.slots[(a-1)&mask]
-		if a <= hi && l.hf == hf && t.Holds(a-1, name, value) {
-			return a - 1, true, true
-		}
-		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
-			break
-		}
-		a -= uint64(l.nextF)
-	}
 	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
 		l := &x.slots[(a-1)&mask]
 		if a <= hi && l.hn == hn {

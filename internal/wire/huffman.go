@@ -77,10 +77,40 @@ func AppendHuffman(dst []byte, s string) []byte {
 	// written already and shift out as codes come in.
 	var acc uint64
 	var nb uint
+	i := 0
 	if len(s) >= 2 {
 		huffmanPairsOnce.Do(buildHuffmanPairs)
 	}
-	for i := 0; i < len(s); {
+	// With room for the longest code and a store past it (the caller's
+	// frame, nearly always), the groups and then the last 0 to 7 bytes in
+	// one store with the padding; the loop below takes over where codes
+	// are long.
+	if len(out)-p >= huffmanMax(len(s))+8 {
+		if len(s) >= 8 {
+			p, i, acc, nb = huffmanAppendPairs(out, p, s, 0, 0, 0)
+		}
+		if j := i; len(s)-j < 8 {
+			x, n := acc, nb
+			if (len(s)-j)&1 != 0 {
+				c := huffmanCodes[s[j]]
+				x = x<<(c.bits&63) | uint64(c.code)
+				n += uint(c.bits)
+				j++
+			}
+			// An entry of 65 (long codes) takes n past 64, which drops the
+			// tail: the loop below codes it.
+			for ; j+1 < len(s); j += 2 {
+				e := huffmanPairs[uint16(s[j])|uint16(s[j+1])<<8]
+				x = x<<(e&63) | uint64(e>>9)
+				n += uint(e & 0x1ff)
+			}
+			if n <= 64 && p+8 <= len(out) {
+				binary.BigEndian.PutUint64(out[p:p+8], x<<(-n&63)|^uint64(0)>>n)
+				return out[:p+int((n+7)>>3)]
+			}
+		}
+	}
+	for i < len(s) {
 		if len(s)-i >= 8 {
 			p, i, acc, nb = huffmanAppendPairs(out, p, s, i, acc, nb)
 		}
