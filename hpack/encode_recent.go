@@ -29,7 +29,7 @@ import (
 type recent [recentLen]recentSlot
 
 const (
-	recentBits = 6 // the top bits of a fingerprint pick the slot
+	recentBits = 5 // the top bits of a fingerprint pick the slot
 	recentLen  = 1 << recentBits
 )
 
