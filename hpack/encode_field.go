@@ -51,10 +51,10 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		}
 	}
 	// A name the static table holds is lowercase already.
-	exact, nameIdx := static.LookupHPACK(name, value)
+	exact, nameIdx := lookupStatic(name, value)
 	if nameIdx == 0 && !e.asGiven && !field.IsLower(name) {
 		name = e.lowercase(name)
-		exact, nameIdx = static.LookupHPACK(name, value)
+		exact, nameIdx = lookupStatic(name, value)
 	}
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
@@ -204,4 +204,11 @@ func (e *Encoder) lowercase(name string) string {
 func (e *Encoder) negative(n int64) string {
 	b := strconv.AppendInt(e.num[:0], n, 10)
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// lookupStatic is static.LookupHPACK with 0 for none, which HPACK's indices
+// (from 1) leave free: the per-name tables and bits below are indexed by it.
+func lookupStatic(name, value string) (exact, nameIdx int) {
+	x, n := static.LookupHPACK(name, value)
+	return max(x, 0), max(n, 0)
 }

@@ -33,8 +33,8 @@ func ExampleLookupHPACK() {
 	fmt.Println(static.LookupHPACK("x-request-id", "1"))
 	// Output:
 	// 3 2
-	// 0 2
-	// 0 0
+	// -1 2
+	// -1 -1
 }
 
 func ExampleLookupQPACK() {

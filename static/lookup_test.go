@@ -56,7 +56,7 @@ func (r *ref) check(name, value string) error {
 	he, hn := static.LookupHPACK(name, value)
 	qe, qn := static.LookupQPACK(name, value)
 	got := [6]int{he, hn, qe, qn, int(static.Lookup(name)), int(static.LookupBytes([]byte(name)))}
-	want := [6]int{0, 0, -1, -1, 0, 0}
+	want := [6]int{-1, -1, -1, -1, 0, 0}
 	if i, ok := r.hpackExact[[2]string{name, value}]; ok {
 		want[0] = i
 	}
@@ -121,7 +121,10 @@ func TestFieldIDs(t *testing.T) {
 		if got := id.Name(); got != name {
 			t.Errorf("%v.Name() = %q, want %q", id, got, name)
 		}
-		wantH := r.hpackName[name] // 0 when missing
+		wantH, ok := r.hpackName[name]
+		if !ok {
+			wantH = -1
+		}
 		if got := id.HPACKIndex(); got != wantH {
 			t.Errorf("%v.HPACKIndex() = %d, want %d", id, got, wantH)
 		}
@@ -155,8 +158,8 @@ func TestSharedFieldIDs(t *testing.T) {
 		{static.ContentLength, "content-length", 28, 4},
 		{static.AccessControlAllowOrigin, "access-control-allow-origin", 20, 35},
 		{static.WWWAuthenticate, "www-authenticate", 61, -1},
-		{static.XFrameOptions, "x-frame-options", 0, 97},
-		{static.None, "", 0, -1},
+		{static.XFrameOptions, "x-frame-options", -1, 97},
+		{static.None, "", -1, -1},
 	} {
 		if c.id.Name() != c.name || c.id.HPACKIndex() != c.hi || c.id.QPACKIndex() != c.qi {
 			t.Errorf("%v: %q %d %d, want %q %d %d", c.id, c.id.Name(), c.id.HPACKIndex(), c.id.QPACKIndex(), c.name, c.hi, c.qi)
@@ -183,7 +186,7 @@ func TestStringAndOutOfRange(t *testing.T) {
 	}
 	for id := int(static.MaxFieldID) + 1; id < 256; id++ {
 		f := static.FieldID(id)
-		if f.Name() != "" || f.HPACKIndex() != 0 || f.QPACKIndex() != -1 || f.IsPseudo() {
+		if f.Name() != "" || f.HPACKIndex() != -1 || f.QPACKIndex() != -1 || f.IsPseudo() {
 			t.Errorf("FieldID(%d): %q %d %d %v", id, f.Name(), f.HPACKIndex(), f.QPACKIndex(), f.IsPseudo())
 		}
 	}

@@ -134,7 +134,7 @@ func TestLookupHPACKMatchesXNetEncoder(t *testing.T) {
 		ref := readPrefixed(b, 4)
 		x, nameOnly := static.LookupHPACK(e.Name, notAValue)
 		r, _ := static.HPACK(ref)
-		if x != 0 || nameOnly == 0 || r.Name != e.Name || nameOnly > int(ref) {
+		if x != -1 || nameOnly < 1 || r.Name != e.Name || nameOnly > int(ref) {
 			t.Errorf("LookupHPACK(%q, %q) = %d, %d; x/net refers to %d", e.Name, notAValue, x, nameOnly, ref)
 		}
 	}

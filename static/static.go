@@ -39,16 +39,26 @@ func QPACK(i uint64) (e Entry, ok bool) {
 }
 
 // LookupHPACK returns the index of the entry matching name and value
-// exactly (0 if none) and the lowest index whose name matches (0 if none).
+// exactly and the lowest index whose name matches; -1 means none, in every
+// lookup of this package (HPACK's indices start at 1, QPACK's at 0).
 func LookupHPACK(name, value string) (exact, nameOnly int) {
 	id := lookupString(name)
 	if id == None {
-		return 0, 0
+		return -1, -1
 	}
-	return hpackExact(id, value), int(hpackNameIndex[id])
+	return noneIfZero(hpackExact(id, value)), id.HPACKIndex()
 }
 
-// LookupQPACK is LookupHPACK for the QPACK table; -1 means none.
+// noneIfZero maps the generated HPACK tables' 0 (no entry: HPACK has no
+// index 0) to -1.
+func noneIfZero(i int) int {
+	if i == 0 {
+		return -1
+	}
+	return i
+}
+
+// LookupQPACK is LookupHPACK for the QPACK table.
 func LookupQPACK(name, value string) (exact, nameOnly int) {
 	id := lookupString(name)
 	if id == None {
@@ -73,12 +83,12 @@ func (id FieldID) Name() string {
 	return fieldNames[id]
 }
 
-// HPACKIndex returns the lowest HPACK static index with id's name (0 if none).
+// HPACKIndex returns the lowest HPACK static index with id's name (-1 if none).
 func (id FieldID) HPACKIndex() int {
 	if id > MaxFieldID {
-		return 0
+		return -1
 	}
-	return int(hpackNameIndex[id])
+	return noneIfZero(int(hpackNameIndex[id]))
 }
 
 // QPACKIndex returns the lowest QPACK static index with id's name (-1 if none).
