@@ -148,20 +148,4 @@ func (l *FieldList) Reset() {
 	l.next = 0
 }
 
-// StringPath returns a copy of l, at the same position, in which every raw
-// Content-Length is an ordinary "content-length" field with the decimal
-// value and the same flags. Encoding it must give exactly what encoding l
-// gives; tests use it to check the fast path. It allocates.
-func (l *FieldList) StringPath() *FieldList {
-	c := &FieldList{fields: make([]listField, len(l.fields)), next: l.next}
-	for i, f := range l.fields {
-		if f.raw >= 0 {
-			f.value = strconv.FormatInt(f.raw, 10)
-			f.raw = -1
-		}
-		c.fields[i] = f
-	}
-	return c
-}
-
 var _ Enumerator = (*FieldList)(nil)

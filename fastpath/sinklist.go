@@ -95,8 +95,7 @@ func (s *SinkList) Reset() {
 	}
 }
 
-// Cap returns the capacity the list holds now: fields and arena bytes.
-// Tests use it to see what Reset kept.
-func (s *SinkList) Cap() (fields, bytes int) { return cap(s.fields), cap(s.arena) }
+// capacity returns the capacity the list holds now: fields and arena bytes.
+func (s *SinkList) capacity() (fields, bytes int) { return cap(s.fields), cap(s.arena) }
 
 var _ Sink = (*SinkList)(nil)

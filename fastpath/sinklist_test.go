@@ -113,7 +113,7 @@ func fill(s *SinkList, fields, valueLen int) {
 
 func TestSinkListRelease(t *testing.T) {
 	type caps struct{ Fields, Bytes int }
-	get := func(s *SinkList) caps { f, b := s.Cap(); return caps{f, b} }
+	get := func(s *SinkList) caps { f, b := s.capacity(); return caps{f, b} }
 	for _, c := range []struct {
 		name       string
 		s          *SinkList

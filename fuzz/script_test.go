@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // script reads a fuzzer's bytes as a sequence of choices. Past the end it
@@ -162,7 +163,7 @@ func lists(fs []tfield) (fast, str *fastpath.FieldList) {
 			fast.Add(f.name, f.value, f.flags)
 		}
 	}
-	return fast, fast.StringPath()
+	return fast, codectest.StringPath(fast)
 }
 
 // field is a decoded field, or an expected one.

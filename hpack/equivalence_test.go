@@ -25,7 +25,7 @@ func TestEquivalence(t *testing.T) {
 func stringPath(side int, fs []tfield) (*fastpath.FieldList, fastpath.Enumerator) {
 	l := fastList(fs)
 	if side == 1 {
-		l = l.StringPath()
+		l = codectest.StringPath(l)
 	}
 	return l, l
 }

@@ -51,7 +51,7 @@ func etFieldLists(sec []etField) (fast, str *fastpath.FieldList) {
 			fast.Add(f.Name, f.Value, f.Flags)
 		}
 	}
-	return fast, fast.StringPath()
+	return fast, codectest.StringPath(fast)
 }
 
 // etState is an Encoder's observable state.
