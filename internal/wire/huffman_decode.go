@@ -46,14 +46,16 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	last := huffmanLast(src)
 	// Unless maxLen may cut the string short (it decodes to at most 8/5 of
 	// its length), the fast loop writes up to the end of out.
-	capped := maxLen < 8*len(src)/5
+	capped := 5*maxLen < 8*len(src)
 	for {
 		if fast {
 			lim := len(out)
 			if capped {
 				lim = min(lim, start+maxLen)
 			}
-			n, i, acc, nb = huffmanDecodeFast(out[:lim], n, src, i, acc, nb, last)
+			var room int
+			room, i, acc, nb = huffmanDecodeFast(out[n:lim], src, i, acc, nb, last)
+			n = lim - room
 			bit := 8*i - int(nb) // the first bit not decoded
 			if left := 8*len(src) - bit; left < 0 {
 				n, bit, fast = start, 0, false // start again, checked
@@ -114,10 +116,10 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 }
 
 // huffmanDecodeFast is the single-stream hot loop: while out has room for
-// 3 lookups from n, refill acc with one load from src[i:] and do 3 lookups,
-// which take at most 48 of its 56+ bits. It returns the new n, i and acc, nb,
-// and stops before a window with no symbol: a long code or EOS. last is
-// huffmanLast(src).
+// 3 lookups, refill acc with one load from src[i:] and do 3 lookups, which
+// take at most 48 of its 56+ bits. It returns the room left in out, the new
+// i and acc, nb, and stops before a window with no symbol: a long code or
+// EOS. last is huffmanLast(src).
 //
 // Past the end of src it reads 1s, so the last bytes need no loop of their
 // own: no code but EOS is all 1s, so after a valid string's last symbol the
@@ -128,9 +130,8 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 // The critical path is acc -> index -> table load -> shift of acc; the rest
 // is kept off it and short. Reslicing out instead of keeping an index
 // leaves few live values, so the compiler keeps acc in a register.
-func huffmanDecodeFast(dst []byte, n int, src []byte, i int, acc uint64, nb uint, last uint64) (int, int, uint64, uint) {
+func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last uint64) (int, int, uint64, uint) {
 	t := &huffmanDecodeTable
-	out := dst[n:]
 	for len(out) >= 10 {
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
 		i += int((63 - nb) & 63 >> 3)
@@ -138,7 +139,7 @@ func huffmanDecodeFast(dst []byte, n int, src []byte, i int, acc uint64, nb uint
 		// Unrolled: a loop counter costs more than the copies.
 		e := t[acc>>48]
 		if e == 0 {
-			return len(dst) - len(out), i, acc, nb
+			return len(out), i, acc, nb
 		}
 		binary.LittleEndian.PutUint32(out, e>>6)
 		out = out[e>>30:]
@@ -147,7 +148,7 @@ func huffmanDecodeFast(dst []byte, n int, src []byte, i int, acc uint64, nb uint
 
 		e = t[acc>>48]
 		if e == 0 {
-			return len(dst) - len(out), i, acc, nb
+			return len(out), i, acc, nb
 		}
 		binary.LittleEndian.PutUint32(out, e>>6)
 		out = out[e>>30:]
@@ -156,7 +157,7 @@ func huffmanDecodeFast(dst []byte, n int, src []byte, i int, acc uint64, nb uint
 
 		e = t[acc>>48]
 		if e == 0 {
-			return len(dst) - len(out), i, acc, nb
+			return len(out), i, acc, nb
 		}
 		binary.LittleEndian.PutUint32(out, e>>6)
 		out = out[e>>30:]
@@ -179,7 +180,7 @@ func huffmanDecodeFast(dst []byte, n int, src []byte, i int, acc uint64, nb uint
 		acc <<= e & 63
 		nb -= uint(e & 63)
 	}
-	return len(dst) - len(out), i, acc, nb
+	return len(out), i, acc, nb
 }
 
 // huffmanWord returns the 8 bytes of src from i, big-endian; past the end
@@ -189,7 +190,7 @@ func huffmanWord(src []byte, i int, last uint64) uint64 {
 		return binary.BigEndian.Uint64(src[i:])
 	}
 	r := 8 * uint(max(len(src)-i, 0)) // the bits left, < 64
-	return last<<(64-r&63) | ^uint64(0)>>(r&63)
+	return last<<((64-r)&63) | ^uint64(0)>>(r&63)
 }
 
 // huffmanLast returns the last 8 bytes of src as a big-endian word, or all
