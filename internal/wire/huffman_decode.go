@@ -134,7 +134,7 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 	t := &huffmanDecodeTable
 	for len(out) >= 10 {
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
-		i += int((63 - nb) & 63 >> 3)
+		i += 7 - int(nb>>3) // the whole bytes nb |= 56 adds
 		nb |= 56
 		// Unrolled: a loop counter costs more than the copies.
 		e := t[acc>>48]
@@ -168,7 +168,7 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 	for len(out) >= 4 {
 		if nb < 16 {
 			acc |= huffmanWord(src, i, last) >> (nb & 63)
-			i += int((63 - nb) & 63 >> 3)
+			i += 7 - int(nb>>3)
 			nb |= 56
 		}
 		e := t[acc>>48]
