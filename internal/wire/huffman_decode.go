@@ -132,12 +132,22 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 // leaves few live values, so the compiler keeps acc in a register.
 func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last uint64) (int, int, uint64, uint) {
 	t := &huffmanDecodeTable
-	for len(out) >= 10 {
+	if len(out) >= 10 {
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
 		i += 7 - int(nb>>3) // the whole bytes nb |= 56 adds
 		nb |= 56
-		// Unrolled: a loop counter costs more than the copies.
+	}
+	for len(out) >= 10 {
+		// The first lookup reads acc before the refill: its 16 bits are
+		// already there (a group takes at most 48 of the 64 the last
+		// refill left), and the refill only ORs in the same bits, so the
+		// refill's wait for the last group's nb stays off the critical
+		// path.
 		e := t[acc>>48]
+		acc |= huffmanWord(src, i, last) >> (nb & 63)
+		i += 7 - int(nb>>3)
+		nb |= 56
+		// Unrolled: a loop counter costs more than the copies.
 		if e == 0 {
 			return len(out), i, acc, nb
 		}
