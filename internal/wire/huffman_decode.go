@@ -25,7 +25,7 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 
 	// acc holds nb unread bits, left-aligned; src[i:] is not yet in acc.
 	// Bits below the nb are zero or the next input bits (the word refill
-	// reads ahead).
+	// reads ahead, and past the end of src reads 1s).
 	var acc uint64
 	var nb uint
 	i := 0
@@ -39,34 +39,31 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 			i++
 		}
 	}
+	// fast is false once the fast loop has read past the end of src into
+	// a symbol, which only invalid padding makes it do: from then on the
+	// checked steps alone decide where the error is.
+	fast := true
+	last := huffmanLast(src)
+	// Unless maxLen may cut the string short (it decodes to at most 8/5 of
+	// its length), the fast loop writes up to the end of out.
+	capped := 5*maxLen < 8*len(src)
 	for {
-		if len(src)-i >= 8 { // else the call would do nothing
-			n, i, acc, nb = huffmanDecodeFast(out[:min(len(out), start+maxLen)], n, src, i, acc, nb)
-		}
-
-		if r := len(src) - i; r < 8 {
-			// The last bytes, in one go: the 128 bits of acc's nb and
-			// the r bytes left, padded with 1s (see huffmanDecodeTail).
-			// The shifts are written so that each count is known to be
-			// below 64 (r <= 7, nb <= 63), sparing Go's checks for larger
-			// ones; a whole-word shift is two shifts.
-			var t uint64
-			if len(src) >= 8 {
-				t = binary.BigEndian.Uint64(src[len(src)-8:]) << 8 << ((56 - 8*uint(r)) & 63)
-			} else {
-				t = loadShort(src[i:])
+		if fast {
+			lim := len(out)
+			if capped {
+				lim = min(lim, start+maxLen)
 			}
-			t |= ^uint64(0) >> (8 * uint(r) & 63)
-			hi := acc | t>>(nb&63)
-			lo := t<<1<<((63-nb)&63) | ^uint64(0)>>(nb&63)
-			var left uint
-			n, left, hi = huffmanDecodeTail(out, n, min(len(out)-4, start+maxLen-3), hi, lo, nb+8*uint(r))
-			if left <= 7 && hi|^uint64(0)>>(left&63) == ^uint64(0) {
+			var room int
+			room, i, acc, nb = huffmanDecodeFast(out[n:lim], src, i, acc, nb, last)
+			n = lim - room
+			bit := 8*i - int(nb) // the first bit not decoded
+			if left := 8*len(src) - bit; left < 0 {
+				n, bit, fast = start, 0, false // start again, checked
+			} else if left <= 7 && acc|^uint64(0)>>(uint(left)&63) == ^uint64(0) {
 				return out[:n], nil // the rest is valid padding (or nothing)
 			}
 			// A long code, the end of the room, or bad padding: resume
 			// the checked steps below at the first bit left.
-			bit := 8*len(src) - int(left)
 			i = bit >> 3
 			acc = uint64(src[i]) << (56 + uint(bit&7))
 			nb = 8 - uint(bit&7)
@@ -118,22 +115,72 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	}
 }
 
-// huffmanDecodeFast is the single-stream hot loop: while src has 8 more
-// bytes from i and out has room for 3 lookups from n, refill acc with one
-// load and do 3 lookups, which take at most 48 of its 56+ bits. It returns
-// the new n and i, and stops before a long code.
+// huffmanDecodeFast is the single-stream hot loop: while out has room for
+// 3 lookups, refill acc with one load from src[i:] and do 3 lookups, which
+// take at most 48 of its 56+ bits. It returns the room left in out, the new
+// i and acc, nb, and stops before a window with no symbol: a long code or
+// EOS. last is huffmanLast(src).
+//
+// Past the end of src it reads 1s, so the last bytes need no loop of their
+// own: no code but EOS is all 1s, so after a valid string's last symbol the
+// padding and the 1s make a window with no symbol, where it stops. After an
+// invalid one it may go on into the 1s (8*i-nb > 8*len(src)), which the
+// caller checks.
 //
 // The critical path is acc -> index -> table load -> shift of acc; the rest
-// is kept off it and short. Reslicing out and src instead of keeping indexes
+// is kept off it and short. Reslicing out instead of keeping an index
 // leaves few live values, so the compiler keeps acc in a register.
-func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint) (int, int, uint64, uint) {
+func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last uint64) (int, int, uint64, uint) {
 	t := &huffmanDecodeTable
-	out, src := dst[n:], in[i:]
-	for len(src) >= 8 && len(out) >= 10 {
-		acc |= binary.BigEndian.Uint64(src) >> (nb & 63)
-		src = src[(63-nb)&63>>3:]
+	if len(out) >= 10 {
+		acc |= huffmanWord(src, i, last) >> (nb & 63)
+		i += 7 - int(nb>>3) // the whole bytes nb |= 56 adds
+		nb |= 56
+	}
+	for len(out) >= 10 {
+		// The first lookup reads acc before the refill: its 16 bits are
+		// already there (a group takes at most 48 of the 64 the last
+		// refill left), and the refill only ORs in the same bits, so the
+		// refill's wait for the last group's nb stays off the critical
+		// path.
+		e := t[acc>>48]
+		acc |= huffmanWord(src, i, last) >> (nb & 63)
+		i += 7 - int(nb>>3)
 		nb |= 56
 		// Unrolled: a loop counter costs more than the copies.
+		if e == 0 {
+			return len(out), i, acc, nb
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+
+		e = t[acc>>48]
+		if e == 0 {
+			return len(out), i, acc, nb
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+
+		e = t[acc>>48]
+		if e == 0 {
+			return len(out), i, acc, nb
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+	}
+	// Near the end of the room: one lookup at a time.
+	for len(out) >= 4 {
+		if nb < 16 {
+			acc |= huffmanWord(src, i, last) >> (nb & 63)
+			i += 7 - int(nb>>3)
+			nb |= 56
+		}
 		e := t[acc>>48]
 		if e == 0 {
 			break
@@ -142,66 +189,29 @@ func huffmanDecodeFast(dst []byte, n int, in []byte, i int, acc uint64, nb uint)
 		out = out[e>>30:]
 		acc <<= e & 63
 		nb -= uint(e & 63)
-
-		e = t[acc>>48]
-		if e == 0 {
-			break
-		}
-		binary.LittleEndian.PutUint32(out, e>>6)
-		out = out[e>>30:]
-		acc <<= e & 63
-		nb -= uint(e & 63)
-
-		e = t[acc>>48]
-		if e == 0 {
-			break
-		}
-		binary.LittleEndian.PutUint32(out, e>>6)
-		out = out[e>>30:]
-		acc <<= e & 63
-		nb -= uint(e & 63)
 	}
-	return len(dst) - len(out), len(in) - len(src), acc, nb
+	return len(out), i, acc, nb
 }
 
-// huffmanDecodeTail decodes the last bits of a string, left bits at the top
-// of the 128-bit hi:lo, below which lo is 1s. It stops before a long code
-// (or EOS, or a window of padding 1s), before a lookup whose symbols take
-// more than the left bits, and once n passes limit. It returns the new n,
-// the bits left, and hi.
-//
-// Padding with 1s lets every lookup run without a check of the input's
-// end: no code but EOS is all 1s, so the padding never completes a symbol
-// of a valid string, and a symbol that ends in it takes more than the left
-// bits.
-func huffmanDecodeTail(out []byte, n, limit int, hi, lo uint64, left uint) (int, uint, uint64) {
-	t := &huffmanDecodeTable
-	for left > 0 && n <= limit {
-		e := t[hi>>48]
-		b := uint(e & 63)
-		if e == 0 || b > left {
-			break
-		}
-		binary.LittleEndian.PutUint32(out[n:], e>>6)
-		n += int(e >> 30)
-		// b is 5 to 16: the masks only spare the compiler's checks.
-		hi = hi<<(b&63) | lo>>((64-b)&63)
-		lo = lo<<(b&63) | (1<<(b&63) - 1)
-		left -= b
+// huffmanWord returns the 8 bytes of src from i, big-endian; past the end
+// of src, the bytes of last (huffmanLast(src)) left, then 1s.
+func huffmanWord(src []byte, i int, last uint64) uint64 {
+	if i <= len(src)-8 {
+		return binary.BigEndian.Uint64(src[i:])
 	}
-	return n, left, hi
+	r := 8 * uint(max(len(src)-i, 0)) // the bits left, < 64
+	return last<<((64-r)&63) | ^uint64(0)>>(r&63)
 }
 
-// loadShort returns the up to 7 bytes of src left-aligned in a word, the
-// bits below them zero.
-func loadShort(src []byte) uint64 {
-	switch r := uint(len(src)); {
-	case r >= 4:
-		return uint64(binary.BigEndian.Uint32(src))<<32 | uint64(binary.BigEndian.Uint32(src[r-4:]))<<(64-8*r)
-	case r >= 2:
-		return uint64(binary.BigEndian.Uint16(src))<<48 | uint64(binary.BigEndian.Uint16(src[r-2:]))<<(64-8*r)
-	case r == 1:
-		return uint64(src[0]) << 56
+// huffmanLast returns the last 8 bytes of src as a big-endian word, or all
+// of a shorter src in its low bytes.
+func huffmanLast(src []byte) uint64 {
+	if len(src) >= 8 {
+		return binary.BigEndian.Uint64(src[len(src)-8:])
 	}
-	return 0
+	var w uint64
+	for _, b := range src {
+		w = w<<8 | uint64(b)
+	}
+	return w
 }
