@@ -1,5 +1,11 @@
 package table
 
+import (
+	"unsafe"
+
+	"github.com/hqpack/hqpack/internal/wire"
+)
+
 // LookupExact is LookupHashed for a caller that wants only an entry
 // holding both name and value: it walks the name+value chain alone, so a
 // miss costs no walk of the name's chain and no name comparisons.
@@ -49,5 +55,16 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 			}
 		}
 	}
-	return t.Holds(abs, name, value)
+	// Holds, inline: abs is live.
+	e := &t.ents[abs&t.mask()]
+	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
+		return false
+	}
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
+	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
+		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
 }
+
+// StrHash is the index's string hash with a fixed seed: a deterministic
+// hash that reads 16 bytes per multiply.
+func StrHash(s string, seed uint64) uint64 { return strHash(s, seed) }
