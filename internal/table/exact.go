@@ -30,6 +30,35 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	return 0, false
 }
 
+// LookupExactAll is LookupExact(h, name, value, lo, hi) that also returns
+// the newest live entry holding both, in any range (held reports one), in
+// the same walk of the chain.
+func (t *Table) LookupExactAll(h Hash, name, value string, lo, hi uint64) (abs uint64, ok bool, newest uint64, held bool) {
+	x := &t.index
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || t.first >= t.inserted {
+		return 0, false, 0, false
+	}
+	mask := t.mask()
+	for a := t.bucket(x.slots[uint64(h.f)&mask].headF); a > t.first; {
+		l := &x.slots[(a-1)&mask]
+		if l.hf == h.f && (!held || a > lo && a <= hi) && t.Holds(a-1, name, value) {
+			if !held {
+				newest, held = a-1, true
+			}
+			if a > lo && a <= hi {
+				return a - 1, true, newest, true
+			}
+		}
+		if uint64(l.nextF)-1 >= a-1 || a <= lo && held { // 0, or past the first insert
+			break
+		}
+		a -= uint64(l.nextF)
+	}
+	return 0, false, newest, held
+}
+
 // maxRecheck bounds the entries Recheck scans.
 const maxRecheck = 16
 
