@@ -129,8 +129,7 @@ func (e *Encoder) rescue(size int) {
 		if hot == first+uint64(n) {
 			return
 		}
-		nm, v, _ := e.tbl.Abs(hot)
-		if !e.evictable(len(nm) + len(v) + table.Overhead) {
+		if !e.evictable(e.tbl.EntrySize(hot)) {
 			return
 		}
 		e.hist.metaAt(hot).hits = 0 // the copy carries on

@@ -453,8 +453,7 @@ func (e *Encoder) computeDrain() {
 	}
 	need := min(e.capacity/drainFraction, drainMax) - (e.capacity - e.tbl.Size())
 	for abs := first; need > 0 && abs < e.tbl.Inserted(); abs++ {
-		n, v, _ := e.tbl.Abs(abs)
-		need -= len(n) + len(v) + table.Overhead
+		need -= e.tbl.EntrySize(abs)
 		p.drainLo = abs + 1
 	}
 }

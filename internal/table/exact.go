@@ -97,3 +97,10 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 // StrHash is the index's string hash with a fixed seed: a deterministic
 // hash that reads 16 bytes per multiply.
 func StrHash(s string, seed uint64) uint64 { return strHash(s, seed) }
+
+// EntrySize returns the size of live entry abs (name, value and Overhead),
+// inline where Abs is a call.
+func (t *Table) EntrySize(abs uint64) int {
+	e := &t.ents[abs&t.mask()]
+	return int(e.nlen) + int(e.vlen) + Overhead
+}
