@@ -23,7 +23,6 @@ import "github.com/hqpack/hqpack/internal/table"
 type fieldHistory struct {
 	values [historyLen]uint32 // ring of recent field hashes
 	pos    int
-	counts counts              // how often each hash is in the ring
 	names  [nameSlots]nameStat // by name hash, overwritten on collision
 	meta   []entryMeta         // by absolute index & (len-1), len a power of two
 	plan   uint64              // number of the section being planned
@@ -76,58 +75,16 @@ func strHash(s string, seed uint64) uint64 {
 // value is in the history, and records it.
 func (h *fieldHistory) seen(value string) int {
 	x := uint32(h.name ^ table.StrHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1)
-	c := &h.counts
-	i := c.find(x)
-	if c.keys[i] == 0 {
-		c.keys[i], c.n[i] = x, 0 // an emptied slot keeps its old count
-	}
-	n := int(c.n[i])
-	c.n[i]++
-	if old := h.values[h.pos]; old != 0 { // 0: not filled yet
-		c.remove(c.find(old))
+	// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
+	n := uint64(0)
+	v := &h.values
+	for i := 0; i < historyLen; i += 4 {
+		n += (uint64(v[i]^x)-1)>>63 + (uint64(v[i+1]^x)-1)>>63 +
+			(uint64(v[i+2]^x)-1)>>63 + (uint64(v[i+3]^x)-1)>>63
 	}
 	h.values[h.pos] = x
 	h.pos = (h.pos + 1) % historyLen
-	return n
-}
-
-// counts is a hash set of the ring's field hashes with their counts, by
-// linear probing: a lookup costs a probe or two, not a scan of the ring.
-type counts struct {
-	keys [2 * historyLen]uint32 // 0: empty
-	n    [2 * historyLen]uint8
-}
-
-// find returns the slot of x, or the empty slot where it would go.
-func (c *counts) find(x uint32) uint {
-	i := uint(x>>16) % uint(len(c.keys))
-	for c.keys[i] != x && c.keys[i] != 0 {
-		i = (i + 1) % uint(len(c.keys))
-	}
-	return i
-}
-
-// remove takes one count from slot i, emptying it at 0 and moving back
-// the keys after it that probed past it (Knuth's Algorithm R).
-func (c *counts) remove(i uint) {
-	if c.n[i]--; c.n[i] != 0 {
-		return
-	}
-	for j := i; ; {
-		c.keys[i] = 0
-		for {
-			j = (j + 1) % uint(len(c.keys))
-			if c.keys[j] == 0 {
-				return
-			}
-			k := uint(c.keys[j]>>16) % uint(len(c.keys)) // its home slot
-			if (j > i && (k <= i || k > j)) || (j < i && k <= i && k > j) {
-				break
-			}
-		}
-		c.keys[i], c.n[i] = c.keys[j], c.n[j]
-		i = j
-	}
+	return int(n)
 }
 
 // sawName counts a sighting of name and returns its stats slot, claiming
