@@ -1,5 +1,7 @@
 package qpack
 
+import "github.com/hqpack/hqpack/internal/table"
+
 // fieldHistory is the encoder's memory for deciding what to insert and what
 // to keep. An insert costs about as much as the literal it replaces, so it
 // pays only when the entry is referenced again before it is evicted;
@@ -72,7 +74,7 @@ func strHash(s string, seed uint64) uint64 {
 // seen returns how often the field with the name sawName saw last and
 // value is in the history, and records it.
 func (h *fieldHistory) seen(value string) int {
-	x := uint32(h.name ^ strHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1)
+	x := uint32(h.name ^ table.StrHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1)
 	// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
 	n := uint64(0)
 	v := &h.values

@@ -27,15 +27,16 @@ func (e *Encoder) evictable(size int) bool {
 
 // insertField inserts the field, or duplicates a draining entry holding it,
 // when the policy and the table allow. It reports whether the field is
-// settled: the table now has it, or the line is chosen.
-func (e *Encoder) insertField(pf *planField) bool {
+// settled: the table now has it, or the line is chosen. When held, abs is
+// the newest entry that holds the field.
+func (e *Encoder) insertField(pf *planField, abs uint64, held bool) bool {
 	p := &e.pl
 	if e.ack == AckNever && !p.canBlock {
 		return false // the entry could never be referenced
 	}
 	name, value := pf.name, pf.value
 	size := len(name) + len(value) + table.Overhead
-	if abs, exact := e.tbl.LookupExact(pf.h, name, value, e.oldest(), e.tbl.Inserted()); exact {
+	if held {
 		if abs >= p.drainLo {
 			return false // not acknowledged yet, and the section may not block
 		}
@@ -128,8 +129,7 @@ func (e *Encoder) rescue(size int) {
 		if hot == first+uint64(n) {
 			return
 		}
-		nm, v, _ := e.tbl.Abs(hot)
-		if !e.evictable(len(nm) + len(v) + table.Overhead) {
+		if !e.evictable(e.tbl.EntrySize(hot)) {
 			return
 		}
 		e.hist.metaAt(hot).hits = 0 // the copy carries on

@@ -223,7 +223,8 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 	switch {
 	case m.kind == repStatic && m.ref != staticContentLength:
 		s, _ := static.QPACK(m.ref)
-		if name != s.Name || value != s.Value {
+		// Lengths first: wire.Equal compares most strings inline.
+		if len(name) != len(s.Name) || len(value) != len(s.Value) || !wire.Equal(name, s.Name) || !wire.Equal(value, s.Value) {
 			return false
 		}
 		sx, sn := int(m.ref), int(m.sn)
@@ -348,18 +349,22 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	pf.h = e.tbl.Hash(pf.name, pf.value)
+	var newest uint64 // the newest entry holding the field, for insertField
+	held := false
 	if !pf.never {
 		hi := e.refLimit()
-		if abs, exact := e.tbl.LookupExact(pf.h, pf.name, pf.value, p.drainLo, hi); exact {
+		abs, exact, n, h := e.tbl.LookupExactAll(pf.h, pf.name, pf.value, p.drainLo, hi)
+		if exact {
 			e.reference(abs)
 			pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
 			return
 		}
+		newest, held = n, h
 	}
 	if pf.sn < 0 || !pf.never {
 		pf.slot = int8(e.hist.sawName(pf.name))
 	}
-	if !pf.never && e.insertField(pf) {
+	if !pf.never && e.insertField(pf, newest, held) {
 		return
 	}
 	if pf.sn < 0 {
@@ -448,8 +453,7 @@ func (e *Encoder) computeDrain() {
 	}
 	need := min(e.capacity/drainFraction, drainMax) - (e.capacity - e.tbl.Size())
 	for abs := first; need > 0 && abs < e.tbl.Inserted(); abs++ {
-		n, v, _ := e.tbl.Abs(abs)
-		need -= len(n) + len(v) + table.Overhead
+		need -= e.tbl.EntrySize(abs)
 		p.drainLo = abs + 1
 	}
 }

@@ -1,5 +1,11 @@
 package table
 
+import (
+	"unsafe"
+
+	"github.com/hqpack/hqpack/internal/wire"
+)
+
 // LookupExact is LookupHashed for a caller that wants only an entry
 // holding both name and value: it walks the name+value chain alone, so a
 // miss costs no walk of the name's chain and no name comparisons.
@@ -22,6 +28,35 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 		a -= uint64(l.nextF)
 	}
 	return 0, false
+}
+
+// LookupExactAll is LookupExact(h, name, value, lo, hi) that also returns
+// the newest live entry holding both, in any range (held reports one), in
+// the same walk of the chain.
+func (t *Table) LookupExactAll(h Hash, name, value string, lo, hi uint64) (abs uint64, ok bool, newest uint64, held bool) {
+	x := &t.index
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || t.first >= t.inserted {
+		return 0, false, 0, false
+	}
+	mask := t.mask()
+	for a := t.bucket(x.slots[uint64(h.f)&mask].headF); a > t.first; {
+		l := &x.slots[(a-1)&mask]
+		if l.hf == h.f && (!held || a > lo && a <= hi) && t.Holds(a-1, name, value) {
+			if !held {
+				newest, held = a-1, true
+			}
+			if a > lo && a <= hi {
+				return a - 1, true, newest, true
+			}
+		}
+		if uint64(l.nextF)-1 >= a-1 || a <= lo && held { // 0, or past the first insert
+			break
+		}
+		a -= uint64(l.nextF)
+	}
+	return 0, false, newest, held
 }
 
 // maxRecheck bounds the entries Recheck scans.
@@ -49,5 +84,23 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 			}
 		}
 	}
-	return t.Holds(abs, name, value)
+	// Holds, inline: abs is live.
+	e := &t.ents[abs&t.mask()]
+	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
+		return false
+	}
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
+	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
+		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
+}
+
+// StrHash is the index's string hash with a fixed seed: a deterministic
+// hash that reads 16 bytes per multiply.
+func StrHash(s string, seed uint64) uint64 { return strHash(s, seed) }
+
+// EntrySize returns the size of live entry abs (name, value and Overhead),
+// inline where Abs is a call.
+func (t *Table) EntrySize(abs uint64) int {
+	e := &t.ents[abs&t.mask()]
+	return int(e.nlen) + int(e.vlen) + Overhead
 }
