@@ -84,7 +84,8 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 			}
 		}
 	}
-	// Holds, inline: abs is live.
+	// Holds, written out: abs is live, and Holds is over the inlining budget
+	// (a call here cost more than the lines it saves).
 	e := &t.ents[abs&t.mask()]
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
