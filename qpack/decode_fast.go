@@ -133,12 +133,10 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				switch {
 				case !hit:
 				case l < 8:
-					head, _ := decKey(p, start, next)
-					hit = head == en.head
+					hit = string(d.memo.coded(en)) == string(q)
 				case l <= 32:
-					// Words of the entry's copy cover bytes 8 to l.
 					w := d.memo.coded(en)
-					hit = le64(q) == en.head && le64(q[l-8:]) == le64(w[l-8:]) &&
+					hit = le64(q) == le64(w) && le64(q[l-8:]) == le64(w[l-8:]) &&
 						(l <= 16 || le64(q[8:]) == le64(w[8:]) && le64(q[l-16:]) == le64(w[l-16:]))
 				default:
 					hit = string(d.memo.coded(en)) == string(q)
@@ -232,9 +230,8 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 	}
 	// decMemo.index, first where st.pred says.
 	memo := d.memo
-	head, _ := decKey(p, start, end)
 	en := &memo.ents[*st.pred]
-	if !memo.is(en, p, start, end, head) {
+	if !memo.is(en, p, start, end) {
 		j := memo.index(p, start, end)
 		if j < 0 {
 			return nil, 0, false

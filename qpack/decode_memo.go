@@ -34,9 +34,8 @@ const (
 	decMemoBudget = 8 << 10 // +decMemoMax < 1<<16: offsets are uint16
 )
 
-// decEntry is 16 bytes: past the first 8, the key is compared in the arena.
+// decEntry is 8 bytes: the key is compared in the arena.
 type decEntry struct {
-	head  uint64 // the first 8 coded bytes (zero-padded)
 	off   uint16 // the coded bytes at arena[off:], then the decoded ones
 	n, dn uint16 // coded and decoded lengths; n is 0 in an empty entry
 	next  uint8  // where the string after this one was, last time
@@ -55,10 +54,9 @@ func (m *decMemo) wipe() *decMemo {
 	return m
 }
 
-// is reports whether en holds the coded p[start:end], whose head is head.
-func (m *decMemo) is(en *decEntry, p []byte, start, end int, head uint64) bool {
-	n := end - start
-	return en.head == head && int(en.n) == n && (n <= 8 || string(m.coded(en)[8:]) == string(p[start+8:end]))
+// is reports whether en holds the coded p[start:end].
+func (m *decMemo) is(en *decEntry, p []byte, start, end int) bool {
+	return int(en.n) == end-start && string(m.coded(en)) == string(p[start:end])
 }
 
 // le64 returns the little-endian word at the start of b.
@@ -93,7 +91,7 @@ func (m *decMemo) index(p []byte, start, end int) int {
 	head, tail := decKey(p, start, end)
 	i := decHash(head, tail, end-start)
 	for j := i; j < i+decWays; j++ {
-		if m.is(&m.ents[j], p, start, end, head) {
+		if m.is(&m.ents[j], p, start, end) {
 			return j
 		}
 	}
@@ -122,6 +120,6 @@ func (m *decMemo) keep(c, out []byte) {
 	// The newest goes first, the others move down a way; the oldest leaves.
 	set := (*[decWays]decEntry)(m.ents[decHash(head, tail, len(c)):])
 	copy(set[1:], set[:decWays-1])
-	set[0] = decEntry{head: head, off: uint16(len(m.arena)), n: uint16(len(c)), dn: uint16(len(out))}
+	set[0] = decEntry{off: uint16(len(m.arena)), n: uint16(len(c)), dn: uint16(len(out))}
 	m.arena = append(append(m.arena, c...), out...) // out in place: copied onto itself
 }
