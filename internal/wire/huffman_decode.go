@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 )
 
 // AppendHuffmanDecode appends the decoding of the Huffman-coded src to dst.
@@ -29,10 +30,14 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	var acc uint64
 	var nb uint
 	i := 0
-	if len(src) >= huffmanSplitMin {
-		huffmanSplitOnce.Do(buildHuffmanSplitTable)
-		var pos int
-		n, pos = huffmanDecodeSplit(out[:min(len(out), start+maxLen)], n, src, 0)
+	if len(src) >= 8 {
+		pos := 0
+		room := out[:min(len(out), start+maxLen)]
+		if len(src) >= huffmanSplitMin {
+			huffmanSplitOnce.Do(buildHuffmanSplitTable)
+			n, pos = huffmanDecodeSplit(room, n, src, 0)
+		}
+		n, pos = huffmanDecodeGroups(room, n, src, pos)
 		i = pos >> 3
 		if r := uint(pos & 7); r != 0 {
 			acc = uint64(src[i]) << (56 + r)
@@ -114,6 +119,57 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 		acc <<= bits
 		nb -= bits
 	}
+}
+
+// huffmanDecodeGroups decodes src from bit pos, a symbol boundary, into
+// out[n:], in groups of 4 lookups, while 8 bytes of src are left at pos
+// and 10 bytes of room in out at n. It returns the new n and pos, and
+// stops before a group with a code longer than 12 bits; the caller decodes
+// the rest (the last bytes, long codes and any error).
+//
+// A group loads the 8 bytes at pos: at least 57 bits, of which its 4
+// lookups take at most 48, all of them input bits, so it decodes what any
+// decoder would. Its state is just pos and n, and an entry of 0 takes no
+// bits, so the lookups after it see it again: one check of the last entry
+// covers the group, and one sum of the entries (their low 6 bits, no carry
+// out of them: 4*12 < 64) advances pos.
+//
+// It works on raw pointers, checked once by the loop's bounds: with
+// slices, the compiler keeps too little in registers and spills the
+// state.
+func huffmanDecodeGroups(out []byte, n int, src []byte, pos int) (int, int) {
+	if len(src) < 8 || n < 0 || pos < 0 || len(out)-n < 10 {
+		return n, pos
+	}
+	t := &huffmanShortTable
+	sp := unsafe.Pointer(unsafe.SliceData(src))
+	op := unsafe.Pointer(unsafe.SliceData(out))
+	// The loop reads src[p>>3:p>>3+8] and writes out[k:k+10].
+	lastIn, lastOut := uint(len(src)-8), uint(len(out)-10)
+	p, k := uint(pos), uint(n)
+	for p>>3 <= lastIn && k <= lastOut {
+		acc := binary.BigEndian.Uint64((*[8]byte)(unsafe.Add(sp, p>>3))[:]) << (p & 7)
+		e0 := t[acc>>52]
+		acc <<= e0 & 63
+		e1 := t[acc>>52]
+		acc <<= e1 & 63
+		e2 := t[acc>>52]
+		acc <<= e2 & 63
+		e3 := t[acc>>52]
+		if e3 == 0 {
+			break
+		}
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e0>>6)
+		k += uint(e0 >> 30)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e1>>6)
+		k += uint(e1 >> 30)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e2>>6)
+		k += uint(e2 >> 30)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e3>>6)
+		k += uint(e3 >> 30)
+		p += uint((e0 + e1 + e2 + e3) & 63)
+	}
+	return int(k), int(p)
 }
 
 // huffmanDecodeFast is the single-stream hot loop: while out has room for
