@@ -78,7 +78,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		// set-cookie... under the default policy), whose value would
 		// need hashing for nothing.
 		hi := e.table.Inserted()
-		h, hashed = e.table.Hash(name, value), true
+		h, hashed = e.table.HashID(nameIdx, name, value), true
 		var abs uint64
 		var exactDyn, found bool
 		if idx == 0 {
@@ -126,7 +126,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	dst = wire.AppendString(dst, 0, 7, value, e.huffman)
 	if m == withIndexing && !hashed {
-		h = e.table.Hash(name, value)
+		h = e.table.HashID(nameIdx, name, value)
 	}
 	if m == withIndexing && e.table.AddHashed(h, name, value) {
 		e.named |= 1 << nameIdx

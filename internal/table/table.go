@@ -174,7 +174,7 @@ func (t *Table) AddString(name, value string) bool {
 }
 
 // AddHashed is AddString for a field whose Hash the caller holds (an
-// encoder that looked it up first): h must be t.Hash(name, value), or
+// encoder that looked it up first): h must be t.Hash(name, value) (or HashID's), or
 // anything when t was initialized without indexing.
 func (t *Table) AddHashed(h Hash, name, value string) bool {
 	p := t.head
