@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/wire"
 	"github.com/hqpack/hqpack/static"
 )
 
@@ -71,13 +72,22 @@ func (e *Encoder) recall(s *recentSlot, name, value string, f fastpath.Flags) (u
 	}
 	if sidx := uint64(s.ref &^ recentStatic); s.ref&recentStatic != 0 {
 		ent, _ := static.HPACK(sidx)
-		return sidx, ent.Name == name && ent.Value == value
+		return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
+			wire.Equal(ent.Name, name) && wire.Equal(ent.Value, value)
 	}
-	abs := e.table.Inserted() - 1 - uint64((uint16(e.table.Inserted())-s.ref)%recentStatic)
-	if abs < e.lo || !e.table.Holds(abs, name, value) {
+	// The entry rel places from the newest, compared here rather than by
+	// a call to Table.Holds: most fields of a section end here.
+	rel := uint64((uint16(e.table.Inserted()) - s.ref) % recentStatic)
+	ent := e.table.Ref(rel)
+	if ent == nil || e.table.Inserted()-1-rel < e.lo {
 		return 0, false
 	}
-	return static.HPACKLen + e.table.Inserted() - abs, true
+	n, v := e.table.Bytes(ent)
+	if len(n) != len(name) || len(v) != len(value) {
+		return 0, false
+	}
+	return static.HPACKLen + 1 + rel, wire.Equal(unsafe.String(unsafe.SliceData(n), len(n)), name) &&
+		wire.Equal(unsafe.String(unsafe.SliceData(v), len(v)), value)
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,
