@@ -43,13 +43,16 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	fp := fingerprint(name, value)
 	if s, tag := e.recent.slot(fp); s.tag == tag {
-		if idx, ok := e.recall(s, name, value, f); ok && idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
-			e.started = true // indexed's first step, inline: most fields
-			return append(dst, patIndexed|byte(idx)), true
-		} else if ok {
+		if idx, ok := e.recall(s, name, value, f); ok {
 			return e.indexed(dst, grow, idx)
 		}
 	}
+	return e.literal(dst, grow, name, value, f, fp)
+}
+
+// literal encodes a field that is not a raw Content-Length and that recent
+// did not find (fp is its fingerprint), as field does.
+func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags, fp uint64) ([]byte, bool) {
 	// A name the static table holds is lowercase already.
 	exact, nameIdx := lookupStatic(name, value)
 	if nameIdx == 0 && !e.asGiven && !field.IsLower(name) {
