@@ -330,8 +330,7 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 			// field's steps, the first inline: most fields are found in
 			// recent and sent as one byte.
 			fp := fingerprint(name, value)
-			s, tag := e.recent.slot(fp)
-			if s.tag == tag {
+			if s := e.recent.find(fp); s != nil {
 				idx, hit := e.recall(s, name, value, f)
 				if hit && idx < 0x7f && e.updLen == 0 && len(buf) < cap(buf) {
 					e.started = true

@@ -42,7 +42,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		value = e.negative(n)
 	}
 	fp := fingerprint(name, value)
-	if s, tag := e.recent.slot(fp); s.tag == tag {
+	if s := e.recent.find(fp); s != nil {
 		if idx, ok := e.recall(s, name, value, f); ok {
 			return e.indexed(dst, grow, idx)
 		}

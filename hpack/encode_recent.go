@@ -27,17 +27,22 @@ import (
 // exactly, which the lookups would find first: such a field is not
 // inserted. The policy's answer for a field that matches an entry depends
 // only on the field and its flags, which the slot keeps.
+//
+// The slots go in pairs, a set that the fingerprint's top bits pick: the
+// first slot holds the field noted or found last, the second the one
+// before, so that two fields of a section whose fingerprints pick the same
+// set do not push each other out, section after section.
 type recent [recentLen]recentSlot
 
 const (
-	recentBits = 5 // the top bits of a fingerprint pick the slot
-	recentLen  = 1 << recentBits
+	recentBits = 4 // the top bits of a fingerprint pick the set
+	recentLen  = 2 << recentBits
 )
 
 // recentSlot is 8 bytes: ref is 0 in an empty slot, recentStatic | the
 // index of a static entry, or a dynamic entry's absolute index plus one
 // mod 2^15 (a hit is compared anyway: an older entry only misses); tag is
-// the fingerprint's bits below the slot's, which tell most other fields
+// the fingerprint's bits below the set's, which tell most other fields
 // from the one there without a look at the entry.
 type recentSlot struct {
 	f   fastpath.Flags
@@ -59,9 +64,24 @@ func fingerprint(name, value string) uint64 {
 	return h * 0x9e3779b97f4a7c15
 }
 
-// slot returns the slot of fingerprint fp and its tag.
-func (r *recent) slot(fp uint64) (*recentSlot, uint16) {
-	return &r[fp>>(64-recentBits)], uint16(fp >> (48 - recentBits))
+// set returns the first slot of fingerprint fp's set and fp's tag.
+func (r *recent) set(fp uint64) (*[2]recentSlot, uint16) {
+	i := fp >> (64 - recentBits) << 1
+	return (*[2]recentSlot)(r[i : i+2]), uint16(fp >> (48 - recentBits))
+}
+
+// find returns the slot with fingerprint fp's tag, made the first of its
+// set, or nil.
+func (r *recent) find(fp uint64) *recentSlot {
+	s, tag := r.set(fp)
+	if s[0].tag == tag {
+		return &s[0]
+	}
+	if s[1].tag == tag {
+		s[0], s[1] = s[1], s[0]
+		return &s[0]
+	}
+	return nil
 }
 
 // recall returns the index of the entry s refers to, if it still holds
@@ -97,6 +117,9 @@ func (e *Encoder) note(fp uint64, sidx int, abs uint64, f fastpath.Flags) {
 	if abs == 0 {
 		ref = uint16(sidx) | recentStatic
 	}
-	s, tag := e.recent.slot(fp)
-	*s = recentSlot{f: f, ref: ref, tag: tag}
+	s, tag := e.recent.set(fp)
+	if s[0].tag != tag {
+		s[1] = s[0]
+	}
+	s[0] = recentSlot{f: f, ref: ref, tag: tag}
 }
