@@ -330,8 +330,8 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 			// field's steps, the first inline: most fields are found in
 			// recent and sent as one byte.
 			fp := fingerprint(name, value)
-			if s := e.recent.find(fp); s != nil {
-				idx, hit := e.recall(s, name, value, f)
+			if s := e.recent.find(fp, f); s != nil {
+				idx, hit := e.recall(s, name, value)
 				if hit && idx < 0x7f && e.updLen == 0 && len(buf) < cap(buf) {
 					e.started = true
 					buf = append(buf, patIndexed|byte(idx))

@@ -42,8 +42,8 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		value = e.negative(n)
 	}
 	fp := fingerprint(name, value)
-	if s := e.recent.find(fp); s != nil {
-		if idx, ok := e.recall(s, name, value, f); ok {
+	if s := e.recent.find(fp, f); s != nil {
+		if idx, ok := e.recall(s, name, value); ok {
 			return e.indexed(dst, grow, idx)
 		}
 	}

@@ -32,23 +32,26 @@ import (
 // first slot holds the field noted or found last, the second the one
 // before, so that two fields of a section whose fingerprints pick the same
 // set do not push each other out, section after section.
-type recent [recentLen]recentSlot
+type recent [recentSets][2]recentSlot
 
 const (
-	recentBits = 4 // the top bits of a fingerprint pick the set
-	recentLen  = 2 << recentBits
+	recentBits = 5 // the top bits of a fingerprint pick the set
+	recentSets = 1 << recentBits
 )
 
-// recentSlot is 8 bytes: ref is 0 in an empty slot, recentStatic | the
+// recentSlot is 4 bytes: ref is 0 in an empty slot, recentStatic | the
 // index of a static entry, or a dynamic entry's absolute index plus one
 // mod 2^15 (a hit is compared anyway: an older entry only misses); tag is
 // the fingerprint's bits below the set's, which tell most other fields
-// from the one there without a look at the entry.
+// from the one there without a look at the entry, and in its low bits the
+// field's indexing flags (recentFlags), the only flags the lookups' answer
+// depends on (a FieldID is a hint; the name is compared).
 type recentSlot struct {
-	f   fastpath.Flags
 	ref uint16
 	tag uint16
 }
+
+const recentFlags = fastpath.NeverIndex | fastpath.NoIndex | fastpath.Index
 
 const recentStatic = 1 << 15
 
@@ -64,16 +67,16 @@ func fingerprint(name, value string) uint64 {
 	return h * 0x9e3779b97f4a7c15
 }
 
-// set returns the first slot of fingerprint fp's set and fp's tag.
-func (r *recent) set(fp uint64) (*[2]recentSlot, uint16) {
-	i := fp >> (64 - recentBits) << 1
-	return (*[2]recentSlot)(r[i : i+2]), uint16(fp >> (48 - recentBits))
+// set returns the first slot of fingerprint fp's set and the tag of fp
+// with flags f.
+func (r *recent) set(fp uint64, f fastpath.Flags) (*[2]recentSlot, uint16) {
+	return &r[fp>>(64-recentBits)], uint16(fp>>(48-recentBits))&^uint16(recentFlags) | uint16(f&recentFlags)
 }
 
-// find returns the slot with fingerprint fp's tag, made the first of its
-// set, or nil.
-func (r *recent) find(fp uint64) *recentSlot {
-	s, tag := r.set(fp)
+// find returns the slot with the tag of fingerprint fp and flags f, made
+// the first of its set, or nil.
+func (r *recent) find(fp uint64, f fastpath.Flags) *recentSlot {
+	s, tag := r.set(fp, f)
 	if s[0].tag == tag {
 		return &s[0]
 	}
@@ -85,9 +88,9 @@ func (r *recent) find(fp uint64) *recentSlot {
 }
 
 // recall returns the index of the entry s refers to, if it still holds
-// name and value and s has flags f.
-func (e *Encoder) recall(s *recentSlot, name, value string, f fastpath.Flags) (uint64, bool) {
-	if s.f != f || s.ref == 0 || lookupAll {
+// name and value (find matched the flags).
+func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
+	if s.ref == 0 || lookupAll {
 		return 0, false
 	}
 	if sidx := uint64(s.ref &^ recentStatic); s.ref&recentStatic != 0 {
@@ -117,9 +120,9 @@ func (e *Encoder) note(fp uint64, sidx int, abs uint64, f fastpath.Flags) {
 	if abs == 0 {
 		ref = uint16(sidx) | recentStatic
 	}
-	s, tag := e.recent.set(fp)
+	s, tag := e.recent.set(fp, f)
 	if s[0].tag != tag {
 		s[1] = s[0]
 	}
-	s[0] = recentSlot{f: f, ref: ref, tag: tag}
+	s[0] = recentSlot{ref: ref, tag: tag}
 }
