@@ -197,7 +197,18 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 	copy(t.arena[p+len(name):], value)
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
-		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
+		// index.add, written out: an encoder's every insert.
+		s, mask, a := t.index.slots, t.mask(), uint32(t.inserted)
+		l, bn, bf := &s[(t.inserted-1)&mask], &s[uint64(h.n)&mask], &s[uint64(h.f)&mask]
+		l.hn, l.hf = h.n, h.f
+		l.nextN, l.nextF = 0, 0
+		if bn.headN != 0 {
+			l.nextN = a - bn.headN
+		}
+		if bf.headF != 0 {
+			l.nextF = a - bf.headF
+		}
+		bn.headN, bf.headF = a, a
 	}
 	return true
 }
