@@ -49,6 +49,30 @@ func HuffmanDigitsLen(n uint64) int { return (huffmanDigitsBits(n) + 7) / 8 }
 // padded with 1s: what wire.AppendHuffman appends for that string, without
 // the string.
 func AppendHuffmanDigits(dst []byte, n uint64) []byte {
+	if l := len(dst); n < 1e9 && cap(dst)-l >= 8 {
+		// Nine digits at most code to 54 bits, padded to 56: code them
+		// into one word, last digits first, and store it at once.
+		var acc uint64
+		var nb uint
+		for n >= 100 {
+			q := n / 100
+			c := pairCodes[n-q*100]
+			acc |= uint64(c&0xfff) << nb
+			nb += uint(c >> 12)
+			n = q
+		}
+		if n >= 10 {
+			c := pairCodes[n]
+			acc |= uint64(c&0xfff) << nb
+			nb += uint(c >> 12)
+		} else {
+			acc |= uint64(digitCodes[n]) << nb
+			nb += uint(digitBits(int(n)))
+		}
+		pad := -nb & 7
+		binary.BigEndian.PutUint64(dst[l:l+8], (acc<<pad|(1<<pad-1))<<(64-nb-pad))
+		return dst[:l+int(nb+pad)>>3]
+	}
 	// Split n into two-digit groups, least significant last, then code
 	// them first to last.
 	var groups [10]uint8

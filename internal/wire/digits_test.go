@@ -49,6 +49,7 @@ func checkDigits(n uint64) string {
 	add("AppendDigits with room", "x:"+s, string(AppendDigits(append(make([]byte, 0, 64), prefix...), n)))
 	add("DigitsLen", len(s), DigitsLen(n))
 	add("AppendHuffmanDigits", AppendHuffman([]byte("x:"), s), AppendHuffmanDigits(prefix[:2:2], n))
+	add("AppendHuffmanDigits with room", AppendHuffman([]byte("x:"), s), AppendHuffmanDigits(append(make([]byte, 0, 64), prefix...), n))
 	add("AppendHuffmanDigits vs x/net", hpack.AppendHuffmanString(nil, s), AppendHuffmanDigits(nil, n))
 	add("HuffmanDigitsLen", HuffmanLen(s), HuffmanDigitsLen(n))
 	for _, p := range []Huffman{HuffmanAuto, HuffmanAlways, HuffmanNever, 3} {
