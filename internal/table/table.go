@@ -417,8 +417,10 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 		return false
 	}
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
-	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
-		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
+	// (wire.Equal leaves strings under 8 bytes to memequal.)
+	n, v := unsafe.String((*byte)(p), len(name)), unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value))
+	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
+		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }
 
 // Abs returns the entry with absolute index abs (0 is the first ever inserted).
