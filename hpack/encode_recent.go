@@ -93,10 +93,8 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	if s.ref == 0 || lookupAll {
 		return 0, false
 	}
-	if sidx := uint64(s.ref &^ recentStatic); s.ref&recentStatic != 0 {
-		ent, _ := static.HPACK(sidx)
-		return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
-			wire.Equal(ent.Name, name) && wire.Equal(ent.Value, value)
+	if s.ref&recentStatic != 0 {
+		return recallStatic(uint64(s.ref&^recentStatic), name, value)
 	}
 	// The entry rel places from the newest, compared here rather than by
 	// a call to Table.Holds: most fields of a section end here.
@@ -114,6 +112,14 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	return static.HPACKLen + 1 + rel,
 		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.Equal(ns, name)) &&
 			(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.Equal(vs, value))
+}
+
+// recallStatic is recall for static entry sidx, apart: its strings would
+// take recall's registers and frame for the dynamic entries most hits are.
+func recallStatic(sidx uint64, name, value string) (uint64, bool) {
+	ent, _ := static.HPACK(sidx)
+	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
+		wire.Equal(ent.Name, name) && wire.Equal(ent.Value, value)
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,
