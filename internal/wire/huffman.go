@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // huffmanBits is the code length of each byte.
@@ -194,9 +195,13 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 	t := &huffmanPairs
 	// Two groups per round, written out: the loop's checks cost more than
 	// the copy.
+	sp, op := unsafe.StringData(s), unsafe.SliceData(out)
 	for ; i+16 <= len(s) && p+16 <= len(out); i += 16 {
-		w := s[i : i+16]
-		o := (*[16]byte)(out[p : p+16])
+		// In bounds by the loop's condition, which the compiler does not
+		// carry over to slicing: without its checks the round has the
+		// registers it needs.
+		w := (*[16]byte)(unsafe.Add(unsafe.Pointer(sp), i))
+		o := (*[16]byte)(unsafe.Add(unsafe.Pointer(op), p))
 		// The codes of a group are shifted in one after the other, two
 		// steps per pair; its length is the sum of the entries' low 9
 		// bits.
