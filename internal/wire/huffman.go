@@ -120,8 +120,9 @@ func AppendHuffman(dst []byte, s string) []byte {
 			}
 			// An entry of 65 (long codes) takes n past 64, which drops the
 			// tail: the loop below codes it.
-			for ; j+1 < len(s); j += 2 {
-				e := huffmanPairs[uint16(s[j])|uint16(s[j+1])<<8]
+			// (Both bytes in bounds by the condition: read without checks.)
+			for sp := unsafe.Pointer(unsafe.StringData(s)); j+1 < len(s); j += 2 {
+				e := huffmanPairs[binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(sp, j)), 2))]
 				x = x<<(e&63) | uint64(e>>9)
 				n += uint(e & 0x1ff)
 			}
