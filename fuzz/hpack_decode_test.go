@@ -11,7 +11,7 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // FuzzHPACKDecode decodes a connection's worth of field sections, with

@@ -5,9 +5,9 @@ import (
 	"math"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // decMaxTable bounds table sizes and string lengths so that they stay ints

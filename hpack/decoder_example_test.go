@@ -6,7 +6,6 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
 )
 
 // The request of RFC 7541 C.3.1: indexed fields and a literal that enters
@@ -36,8 +35,11 @@ func ExampleDecoder_Decode() {
 // comparing names.
 type printer struct{}
 
+// authority is the FieldID of ":authority", looked up once.
+var authority = fastpath.LookupField(":authority")
+
 func (printer) Field(name, value []byte, f fastpath.Flags) error {
-	if f.ID() == static.Authority {
+	if f.ID() == authority {
 		fmt.Printf("host is %s\n", value)
 		return nil
 	}

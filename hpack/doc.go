@@ -6,7 +6,7 @@
 // A Decoder decodes the field sections of one direction of one connection.
 // Fields go to a fastpath.Sink as they are decoded, as byte slices valid
 // until the Sink returns, with Flags that carry the never-indexed bit and
-// the name's static.FieldID (so a server can switch on a small integer
+// the name's fastpath.FieldID (so a server can switch on a small integer
 // instead of comparing strings). fastpath.SinkList is a ready Sink that
 // keeps the fields. Once warm, decoding allocates nothing.
 //

@@ -1,9 +1,9 @@
 package qpack
 
 import (
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // encoderLine is the encoder-stream reader's state between reads.

@@ -2,9 +2,9 @@ package qpack
 
 import (
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // DecodeSection decodes one encoded field section (the payload of a HEADERS

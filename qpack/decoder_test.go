@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hqpack/hqpack/internal/codectest"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // newTestDecoder returns a decoder with a 4096-byte table already set.

@@ -45,7 +45,7 @@
 //
 // Names and values handed to a Sink are valid only during the call; the
 // Flags carry fastpath.NeverIndex for fields sent as never-indexed and the
-// static.FieldID of names known to the static table (static references and
+// fastpath.FieldID of names known to the static table (static references and
 // dynamic entries alike), so a server can switch on a small integer instead
 // of comparing strings.
 //
