@@ -78,13 +78,13 @@ func ExampleDecoder_errors() {
 	// "X-Upper: 1" is malformed in HTTP/2 (uppercase): a stream error.
 	err := dec.Decode([]byte{0x82, 0x00, 0x07, 'X', '-', 'U', 'p', 'p', 'e', 'r', 0x01, '1'}, printer{})
 	var e *hpack.Error
-	fmt.Println(errors.As(err, &e), errors.Is(err, hpack.ErrInvalidFieldName), e.Code, e.ConnectionError())
+	fmt.Println(errors.As(err, &e), errors.Is(err, fastpath.ErrInvalidFieldName), e.Code, e.ConnectionError())
 
 	// Index 70 does not exist: a connection error, and the end of dec.
 	err = dec.Decode([]byte{0xc6}, printer{})
-	fmt.Println(err, errors.Is(err, hpack.ErrInvalidIndex), errors.As(err, &e) && e.ConnectionError())
+	fmt.Println(err, errors.Is(err, fastpath.ErrInvalidIndex), errors.As(err, &e) && e.ConnectionError())
 	err = dec.Decode(request, printer{})
-	fmt.Println(errors.Is(err, hpack.ErrClosed))
+	fmt.Println(errors.Is(err, fastpath.ErrClosed))
 	// Output:
 	// :method: GET
 	// true true PROTOCOL_ERROR false

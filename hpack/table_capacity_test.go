@@ -121,7 +121,7 @@ func TestDecoderSetMaxStringLength(t *testing.T) {
 	}
 	d.SetMaxStringLength(8)
 	err := d.Write(long[4:], codectest.Discard{})
-	if !errors.Is(err, ErrStringTooLong) {
+	if !errors.Is(err, fastpath.ErrStringTooLong) {
 		t.Fatalf("9 bytes with a bound of 8 set mid-section: %v", err)
 	}
 	// 0 is the default again: the section size.
@@ -147,7 +147,7 @@ func TestIndexError(t *testing.T) {
 		var d Decoder
 		err := d.Decode(c.block, codectest.Discard{})
 		var ie *IndexError
-		if !errors.As(err, &ie) || ie.Index != c.index || !errors.Is(err, ErrInvalidIndex) {
+		if !errors.As(err, &ie) || ie.Index != c.index || !errors.Is(err, fastpath.ErrInvalidIndex) {
 			t.Errorf("%x: %v, want an IndexError for %d", c.block, err, c.index)
 			continue
 		}

@@ -1,6 +1,10 @@
 package qpack
 
-import "github.com/hqpack/hqpack/internal/table"
+import (
+	"github.com/hqpack/hqpack/internal/table"
+
+	"github.com/hqpack/hqpack/fastpath"
+)
 
 // Default limits, used where a DecoderConfig field is zero.
 const (
@@ -46,7 +50,7 @@ type DecoderConfig struct {
 	// Validate checks every field as it is decoded: names and values per
 	// RFC 9114 §4.2, pseudo-header fields defined and before regular ones
 	// (§4.3); the rules of HTTP/2 and of the hpack package. A malformed
-	// field is a stream error (ErrMalformedField), not a connection error.
+	// field is a stream error (fastpath.ErrMalformedField), not a connection error.
 	Validate bool
 	// InitialCapacity starts the dynamic table at this capacity (at most
 	// MaxTableCapacity) instead of 0, so inserts may come before any Set
@@ -73,7 +77,7 @@ type DecoderConfig struct {
 // them.
 //
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
-// QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
+// QPACK_ENCODER_STREAM_ERROR) every later call fails with fastpath.ErrClosed.
 type Decoder struct {
 	maxCap      int
 	maxEntries  uint64
@@ -173,10 +177,10 @@ func (d *Decoder) TableEntry(abs uint64) (name, value []byte, ok bool) {
 }
 
 // fail records a connection error and returns it; every later call returns
-// ErrClosed.
+// fastpath.ErrClosed.
 func (d *Decoder) fail(code ErrCode, stream uint64, off int, cause error) *Error {
 	e := &Error{Code: code, StreamID: stream, Offset: off, Err: cause}
 	d.err = e
-	d.closedErr = &Error{Code: code, StreamID: stream, Offset: off, Err: ErrClosed}
+	d.closedErr = &Error{Code: code, StreamID: stream, Offset: off, Err: fastpath.ErrClosed}
 	return e
 }

@@ -166,10 +166,10 @@ func (d *Decoder) check(err error) error {
 func xnetError(err error) error {
 	var ie *hq.IndexError
 	switch {
-	case errors.Is(err, hq.ErrStringTooLong):
+	case errors.Is(err, fastpath.ErrStringTooLong):
 		return ErrStringLength
-	case errors.Is(err, hq.ErrHuffmanEOS), errors.Is(err, hq.ErrHuffmanPaddingLength),
-		errors.Is(err, hq.ErrHuffmanPaddingBits):
+	case errors.Is(err, fastpath.ErrHuffmanEOS), errors.Is(err, fastpath.ErrHuffmanPaddingLength),
+		errors.Is(err, fastpath.ErrHuffmanPaddingBits):
 		return ErrInvalidHuffman
 	case errors.As(err, &ie):
 		return DecodingError{Err: InvalidIndexError(ie.Index)}

@@ -172,7 +172,7 @@ func (s *Server) serveStream(c *h3.Conn, str *quic.Stream) {
 	switch {
 	case err == nil:
 		s.route(&st.req, &st.resp, c.Counters)
-	case errors.Is(err, qpack.ErrSectionTooLarge) || errors.Is(err, qpack.ErrStringTooLong) || errors.Is(err, qpack.ErrTooManyFields):
+	case errors.Is(err, fastpath.ErrSectionTooLarge) || errors.Is(err, fastpath.ErrStringTooLong) || errors.Is(err, qpack.ErrTooManyFields):
 		// Over our limits, not malformed: 431, without reading the rest
 		// (RFC 9114 §4.1.1 allows H3_NO_ERROR once the response is out).
 		st.resp.status, st.resp.contentLength = 431, 0
