@@ -130,7 +130,7 @@ func newHPACKDiff(setting uint16, opts uint8) *hpackDiff {
 	d.ours.Init(d.cfg)
 	d.reOurs.Init(hpack.DecoderConfig{MaxSectionSize: 1 << 22})
 	d.reDefault = opts&0x80 != 0
-	d.enc = hpack.New(hpack.Config{Indexing: []fastpath.Indexing{fastpath.IndexAll, fastpath.IndexDefault}[opts>>7],
+	d.enc = newHPACKEncoder(hpack.Config{Indexing: []fastpath.Indexing{fastpath.IndexAll, fastpath.IndexDefault}[opts>>7],
 		Huffman: fastpath.HuffmanPolicy(setting % 3)})
 	return d
 }

@@ -34,7 +34,7 @@ func FuzzHPACKFastPath(f *testing.F) {
 		}
 		size := s.pick(256)
 		steps := readHPACKSteps(&s)
-		fast, str, whole := hpack.New(conf), hpack.New(conf), hpack.New(conf)
+		fast, str, whole := newHPACKEncoder(conf), newHPACKEncoder(conf), newHPACKEncoder(conf)
 		var dec hpack.Decoder
 		dec.Init(hpack.DecoderConfig{MaxSectionSize: 1 << 22})
 		var block, ref []byte

@@ -20,7 +20,7 @@ func oneList(name, value string) *fastpath.FieldList {
 }
 
 func TestEncoderNamesAsGiven(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll, NamesAsGiven: true})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll, NamesAsGiven: true})
 	first := e.AppendSection(nil, oneList("X-Mixed", "v"))
 	// A literal name, not lowercased, inserted as given.
 	if want := "40" + "07" + hex.EncodeToString([]byte("X-Mixed")) + "0176"; hex.EncodeToString(first) != want {
@@ -51,14 +51,14 @@ func TestEncoderNamesAsGiven(t *testing.T) {
 		t.Errorf("x-mixed referred to an entry: %x", block)
 	}
 	// The default still lowercases.
-	d := New(Config{Huffman: fastpath.HuffmanNever})
+	d := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	if b := d.AppendSection(nil, oneList("Content-Type", "text/plain")); b[0] != 0x5f {
 		t.Errorf("default: %x, want content-type by its static name 31 (5f)", b)
 	}
 }
 
 func TestEncoderSetTableCapacity(t *testing.T) {
-	e := New(Config{Indexing: fastpath.IndexAll})
+	e := newEncoder(Config{Indexing: fastpath.IndexAll})
 	e.AppendSection(nil, oneList("a", strings.Repeat("x", 100))) // 133 octets
 	e.AppendSection(nil, oneList("b", "y"))                      // 34 more
 	e.SetMaxTableSize(50)                                        // pending, then dropped
