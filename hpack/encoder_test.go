@@ -604,7 +604,7 @@ func TestEncoderZeroValue(t *testing.T) {
 	if want := newEncoder(Config{}).AppendSection(nil, &l); !bytes.Equal(got, want) {
 		t.Errorf("zero Encoder: % x, want % x", got, want)
 	}
-	if got := e.MaxTableSize(); got != DefaultTableSize {
+	if got := e.maxTableSize(); got != DefaultTableSize {
 		t.Errorf("MaxTableSize %d", got)
 	}
 }

@@ -103,7 +103,8 @@ func ExampleEncoder_SetMaxTableSize() {
 	enc.SetMaxTableSize(65536)                           // SETTINGS: 64 KiB
 	fields.Rewind()
 	fmt.Printf("% x\n", enc.AppendSection(nil, &fields)) // grows to our limit
-	fmt.Println(enc.MaxTableSize())
+	_, capacity := enc.TableSize()
+	fmt.Println(capacity)
 	// Output:
 	// 89
 	// 3f e1 7f 89

@@ -63,8 +63,8 @@ func TestEncoderSetTableCapacity(t *testing.T) {
 	e.AppendSection(nil, oneList("b", "y"))                      // 34 more
 	e.SetMaxTableSize(50)                                        // pending, then dropped
 	e.SetTableCapacity(100)
-	if size, capacity := e.TableSize(); size != 34 || capacity != 100 || e.MaxTableSize() != 100 {
-		t.Fatalf("after SetTableCapacity(100): size %d, capacity %d, MaxTableSize %d", size, capacity, e.MaxTableSize())
+	if size, capacity := e.TableSize(); size != 34 || capacity != 100 || e.maxTableSize() != 100 {
+		t.Fatalf("after SetTableCapacity(100): size %d, capacity %d, MaxTableSize %d", size, capacity, e.maxTableSize())
 	}
 	// No size update: the caller writes its own.
 	if b := e.AppendSection(nil, oneList("b", "y")); hex.EncodeToString(b) != "be" {
@@ -72,8 +72,8 @@ func TestEncoderSetTableCapacity(t *testing.T) {
 	}
 	// Later settings start from the new capacity.
 	e.SetMaxTableSize(4096)
-	if e.MaxTableSize() != 100 {
-		t.Errorf("SetMaxTableSize above the limit SetTableCapacity set: %d", e.MaxTableSize())
+	if e.maxTableSize() != 100 {
+		t.Errorf("SetMaxTableSize above the limit SetTableCapacity set: %d", e.maxTableSize())
 	}
 }
 
