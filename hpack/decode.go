@@ -17,10 +17,10 @@ const decMaxTable = math.MaxInt32
 // decKeep is the most scratch memory a Decoder keeps between sections.
 const decKeep = 16 << 10
 
-// DefaultMaxSectionSize is the default bound on a decoded field section:
+// defaultMaxSectionSize is the default bound on a decoded field section:
 // 64 KiB of name + value + 32 per field, the size nghttp2 and most proxies
 // accept before answering 431.
-const DefaultMaxSectionSize = 64 << 10
+const defaultMaxSectionSize = 64 << 10
 
 // DecoderConfig configures a Decoder. The zero DecoderConfig is the
 // default: HTTP/2's initial 4096-octet table, 64 KiB sections, strings up
@@ -40,7 +40,7 @@ type DecoderConfig struct {
 	// len(name) + len(value) + 32, our SETTINGS_MAX_HEADER_LIST_SIZE (RFC
 	// 9113 §6.5.2). It is counted as fields arrive, so a section that
 	// references one large entry thousands of times stops at the limit.
-	// 0 means DefaultMaxSectionSize; math.MaxInt means no limit.
+	// 0 means 64 KiB; math.MaxInt means no limit.
 	MaxSectionSize int
 	// MaxStringLength bounds each name and value, checked on the wire
 	// length before any Huffman decoding and again on the decoded length.
@@ -116,7 +116,7 @@ func (d *Decoder) Init(c DecoderConfig) {
 	d.lowTable = d.maxTable
 	d.maxSect = c.MaxSectionSize
 	if d.maxSect <= 0 {
-		d.maxSect = DefaultMaxSectionSize
+		d.maxSect = defaultMaxSectionSize
 	}
 	d.maxString = c.MaxStringLength
 	if d.maxString <= 0 {

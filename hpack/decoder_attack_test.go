@@ -28,7 +28,7 @@ func TestDecodeBomb(t *testing.T) {
 	// 64 KiB holds 16 fields of 4096: the 17th (the 16th reference) fails.
 	var e *Error
 	errors.As(err, &e)
-	if c.Fields != 16 || c.Bytes > DefaultMaxSectionSize || e.Offset != head+15 {
+	if c.Fields != 16 || c.Bytes > defaultMaxSectionSize || e.Offset != head+15 {
 		t.Fatalf("bomb: %d fields, %d bytes delivered, stopped at offset %d", c.Fields, c.Bytes, e.Offset)
 	}
 	if d.work.parsed > head+16 {

@@ -66,8 +66,8 @@
 // package's default. HTTP/2 starts with a 4096-octet table (RFC 7541
 // §4.2), so a zero table size here is 4096 and NoTable asks for none;
 // HTTP/3 starts with none (RFC 9204 §3.2.3), so a zero capacity in package
-// qpack is static-only. Zero section and string limits are
-// DefaultMaxSectionSize in both.
+// qpack is static-only. Zero section and string limits are 64 KiB in
+// both.
 //
 // # Moving from golang.org/x/net/http2/hpack
 //

@@ -6,11 +6,9 @@ import (
 	"github.com/hqpack/hqpack/fastpath"
 )
 
-// Default limits, used where a DecoderConfig field is zero.
-const (
-	// DefaultMaxSectionSize is the hpack package's default.
-	DefaultMaxSectionSize = 64 << 10
-)
+// defaultMaxSectionSize is the section and string limit where a
+// DecoderConfig field is zero: the hpack package's, 64 KiB.
+const defaultMaxSectionSize = 64 << 10
 
 // maxLimit caps every configured limit: far above any sane setting, and far
 // from overflow even in a 32-bit int.
@@ -28,8 +26,7 @@ type DecoderConfig struct {
 	// MaxSectionSize bounds a decoded section: the sum over its fields of
 	// len(name)+len(value)+32, our SETTINGS_MAX_FIELD_SECTION_SIZE (RFC 9114
 	// §4.2.2). It is counted as fields arrive, so a section that references
-	// one large entry many times stops at the limit. 0 means
-	// DefaultMaxSectionSize.
+	// one large entry many times stops at the limit. 0 means 64 KiB.
 	MaxSectionSize int
 	// MaxStringLength bounds one name or value, on the wire length before
 	// any Huffman decoding and on the decoded length, in sections and on the
@@ -151,7 +148,7 @@ func (d *Decoder) init(cfg DecoderConfig) {
 	// encoding agrees with the peer's even for settings past our own limit.
 	d.maxEntries = min(cfg.MaxTableCapacity, 1<<62) / table.Overhead
 	d.maxBlocked = int(min(cfg.MaxBlockedStreams, maxLimit))
-	d.maxSection = clampLimit(cfg.MaxSectionSize, DefaultMaxSectionSize)
+	d.maxSection = clampLimit(cfg.MaxSectionSize, defaultMaxSectionSize)
 	d.maxFields = clampLimit(cfg.MaxFields, maxLimit)
 	d.maxString = clampLimit(cfg.MaxStringLength, d.maxSection)
 	d.maxEncBuf = clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(d.maxCap)+64, maxLimit)))

@@ -108,8 +108,8 @@ func TestAttackSectionBomb(t *testing.T) {
 	var n codectest.Counter
 	_, err := d.DecodeSection(4, section, &n)
 	wantCode(t, err, ErrCodeMessage, fastpath.ErrSectionTooLarge)
-	if n.Bytes > DefaultMaxSectionSize {
-		t.Errorf("%d bytes handed out, limit %d", n.Bytes, DefaultMaxSectionSize)
+	if n.Bytes > defaultMaxSectionSize {
+		t.Errorf("%d bytes handed out, limit %d", n.Bytes, defaultMaxSectionSize)
 	}
 	// 8193 empty literal names: 32 bytes of overhead each.
 	d = newDecoder(DecoderConfig{MaxSectionSize: 8192 * 32})

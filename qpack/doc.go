@@ -56,7 +56,7 @@
 // package's default. HTTP/3 starts with no dynamic table (RFC 9204
 // §3.2.3), so a zero capacity is static-only; HTTP/2 starts with 4096
 // octets, so package hpack's zero table size is 4096. Zero section and
-// string limits are DefaultMaxSectionSize in both.
+// string limits are 64 KiB in both.
 //
 // # Errors
 //
