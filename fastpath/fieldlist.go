@@ -40,7 +40,8 @@ func (l *FieldList) Add(name, value string, f Flags) {
 }
 
 // AddID appends a field whose name is the static-table name id, carrying id
-// in its flags. id must be a valid FieldID other than NoField (see LookupField).
+// in its flags. id must be a valid FieldID other than NoField (see
+// LookupField).
 func (l *FieldList) AddID(id FieldID, value string, f Flags) {
 	name := id.Name()
 	if name == "" {
