@@ -5,7 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // recent remembers the table entries fields matched exactly, by a cheap

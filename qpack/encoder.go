@@ -41,9 +41,9 @@ func (m AckMode) String() string {
 	return "AckMode(?)"
 }
 
-// DefaultMaxOutstanding is the default bound on the unacknowledged sections
+// defaultMaxOutstanding is the default bound on the unacknowledged sections
 // with dynamic references that an Encoder keeps track of.
-const DefaultMaxOutstanding = 1024
+const defaultMaxOutstanding = 1024
 
 // encMaxCapacity keeps the table capacity far from integer overflow.
 const encMaxCapacity = 1 << 40
@@ -72,8 +72,7 @@ type EncoderConfig struct {
 	AckMode AckMode
 	// MaxOutstanding bounds the unacknowledged sections with dynamic
 	// references that the encoder tracks; past it, sections use only the
-	// static table and literals until acknowledgments arrive. 0 means
-	// DefaultMaxOutstanding.
+	// static table and literals until acknowledgments arrive. 0 means 1024.
 	MaxOutstanding int
 }
 
@@ -192,7 +191,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 		hist:       e.hist,
 	}
 	if e.maxOut <= 0 {
-		e.maxOut = DefaultMaxOutstanding
+		e.maxOut = defaultMaxOutstanding
 	}
 }
 
