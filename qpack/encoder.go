@@ -237,6 +237,14 @@ func (e *Encoder) EncoderStreamLen() int { return len(e.stream) }
 // forgets them. Send them on the encoder stream before the sections planned
 // since the last call.
 func (e *Encoder) AppendEncoderStream(dst []byte) []byte {
+	if cap(dst) == 0 && len(e.stream) > 0 {
+		// A caller that takes the bytes in a new slice gets the encoder's
+		// buffer: no copy, and a connection that has stopped inserting
+		// holds no encoder-stream buffer (128 bytes after a typical first
+		// response). A caller that passes its own buffer keeps both.
+		dst, e.stream = e.stream, nil
+		return dst
+	}
 	dst = append(dst, e.stream...)
 	e.stream = e.stream[:0]
 	return dst
