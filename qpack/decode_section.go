@@ -147,7 +147,7 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 // references (one request alone never needs it) and reports whether it did.
 func (d *Decoder) startMemo() bool {
 	if d.static1 {
-		d.memo = new(decMemo)
+		d.memo = newDecMemo()
 	}
 	d.static1 = true
 	return d.memo != nil

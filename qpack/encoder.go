@@ -234,8 +234,16 @@ func (e *Encoder) EncoderStreamLen() int { return len(e.stream) }
 
 // AppendEncoderStream appends the pending encoder-stream bytes to dst and
 // forgets them. Send them on the encoder stream before the sections planned
-// since the last call.
+// since the last call. Given no buffer (capacity 0, as nil), it returns
+// the encoder's own, which the caller then owns: no copy, and an encoder
+// that has stopped inserting holds no encoder-stream buffer.
 func (e *Encoder) AppendEncoderStream(dst []byte) []byte {
+	if cap(dst) == 0 && len(e.stream) > 0 {
+		// 128 bytes held for good after a typical first response. A
+		// caller that passes its own buffer keeps both, allocating nothing.
+		dst, e.stream = e.stream, nil
+		return dst
+	}
 	dst = append(dst, e.stream...)
 	e.stream = e.stream[:0]
 	return dst

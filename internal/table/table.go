@@ -278,7 +278,7 @@ func (t *Table) commit(p, nlen, vlen int, tag uint8) {
 // bytes that alias it stay valid.
 func (t *Table) grow(n int) int {
 	live := t.size - Overhead*t.Len()
-	size := max(2*len(t.arena), 2*(live+n), 256)
+	size := max(2*len(t.arena), 2*(live+n), minArena)
 	size = min(size, max(twice(t.capacity), live+n))
 	// One byte more than used: an empty entry at the very end still
 	// points into the array (GetTagged's unsafe slices).
@@ -295,10 +295,20 @@ func (t *Table) grow(n int) int {
 	return p
 }
 
+// minArena and minRing are the first arena's bytes and ring's entries: a
+// table grows on use, and one of a connection that inserts a few short
+// fields keeps 4 entries (and as many index slots). With its extra byte
+// the first arena fills a size class, 256 bytes, and so do its doublings
+// (257 bytes took 288).
+const (
+	minArena = 255
+	minRing  = 4
+)
+
 // growRing doubles the entry ring, keeping each entry at abs&mask.
 func (t *Table) growRing() {
 	old, oldMask := t.ents, t.mask()
-	t.ents = make([]Entry, max(2*len(old), 8))
+	t.ents = make([]Entry, max(2*len(old), minRing))
 	for abs := t.first; abs < t.inserted; abs++ {
 		t.ents[abs&t.mask()] = old[abs&oldMask]
 	}
