@@ -118,10 +118,10 @@ type EncoderConfig struct {
 // strings: a server's constant fields and cached Date cost a comparison
 // and a copy each (every byte is compared, so a string changed in place
 // only misses). With a dynamic table, it remembers the line of each
-// position of the last section: a field equal byte for byte to the static
-// entry, or to the dynamic entry, that the field at its position matched
-// skips the static lookup and the hashing, when no entry inserted since
-// can hold it (the lines are those the lookups would give).
+// position of the last section: a field equal byte for byte to the dynamic
+// entry that the field at its position matched skips the static lookup and
+// the hashing, when no entry inserted since can hold it (the lines are
+// those the lookups would give).
 //
 // The zero Encoder is a static-only encoder with the zero EncoderConfig;
 // Init sets another configuration.
