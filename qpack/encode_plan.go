@@ -330,7 +330,8 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 // pays, or insert its name alone. Name references wait for choose.
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
-	pf.h = e.tbl.Hash(pf.name, pf.value)
+	var vh uint64 // the value's hash, for the history
+	pf.h, vh = e.tbl.HashOf(pf.name, pf.value)
 	var newest uint64 // the newest entry holding the field, for insertField
 	held := false
 	if !pf.never {
@@ -346,7 +347,7 @@ func (e *Encoder) preInsert(pf *planField) {
 	if pf.sn < 0 || !pf.never {
 		pf.slot = int8(e.hist.sawName(pf.name))
 	}
-	if !pf.never && e.insertField(pf, newest, held) {
+	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
 	}
 	if pf.sn < 0 {

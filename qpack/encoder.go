@@ -166,7 +166,7 @@ type outSection struct {
 // or in a buffer, and nothing it learned of them steers what it inserts.
 func (e *Encoder) Init(cfg EncoderConfig) {
 	capacity := int(min(cfg.TableCapacity, cfg.MaxTableCapacity, encMaxCapacity))
-	e.tbl.Init(capacity, true)
+	e.tbl.InitSeeded(capacity, encSeed)
 	e.pl.reset()
 	clear(e.pl.fields[:cap(e.pl.fields)]) // the lines of the last connection's sections
 	pl := sectionPlan{fields: e.pl.fields[:0], buf: wipe(e.pl.buf), ends: e.pl.ends[:0]}
@@ -195,6 +195,13 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 		e.maxOut = DefaultMaxOutstanding
 	}
 }
+
+// encSeed seeds the encoder's index, fixed so that the history keeps its
+// records of values by the index's hash of them (see fieldHistory.seen)
+// and two encoders write the same bytes. A fixed seed is safe: the index
+// is not built to stand an adversary anyway, and a table's chains stay as
+// short as the table whatever collides (see internal/table's strHash).
+const encSeed = 0x9e3779b97f4a7c15
 
 // wipe returns b emptied, its bytes up to its capacity cleared: a buffer
 // kept for the next connection holds nothing of the last.

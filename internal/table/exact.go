@@ -95,10 +95,6 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
 }
 
-// StrHash is the index's string hash with a fixed seed: a deterministic
-// hash that reads 16 bytes per multiply.
-func StrHash(s string, seed uint64) uint64 { return strHash(s, seed) }
-
 // EntrySize returns the size of live entry abs (name, value and Overhead),
 // inline where Abs is a call.
 func (t *Table) EntrySize(abs uint64) int {

@@ -108,6 +108,15 @@ func (t *Table) Hash(name, value string) Hash {
 	return Hash{hn, hf}
 }
 
+// HashOf is Hash that also returns the index's hash of value alone (with
+// the seed of InitSeeded, a function of value and seed only), for a caller
+// that keeps its own records of values by hash.
+func (t *Table) HashOf(name, value string) (h Hash, vh uint64) {
+	vh = strHash(value, t.index.seed)
+	hn, hf := mix(strHash(name, t.index.seed), vh)
+	return Hash{hn, hf}, vh
+}
+
 // LookupHashed is Lookup for a field whose Hash the caller holds: h must be
 // t.Hash(name, value).
 func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
