@@ -362,16 +362,28 @@ func (e *Encoder) choose(pf *planField) {
 	var nameAbs uint64 // a referenceable entry with this name
 	nameFound := false
 	if p.dynamic {
-		// The range is preInsert's: the draining zone and the Known
-		// Received Count do not move while planning, and the limit moves
-		// only with inserts.
-		abs, exact, found := e.tbl.LookupHashed(pf.h, name, value, p.drainLo, e.refLimit())
-		if exact && !pf.never {
-			e.reference(abs)
-			pf.kind, pf.ref = repDynamic, abs
-			return
+		// The range is preInsert's, or narrower: the Known Received Count
+		// does not move while planning, the draining zone only rises with
+		// inserts (its end follows the bytes ever inserted), and the limit
+		// moves only with inserts, when the section may block.
+		hi := e.refLimit()
+		switch {
+		case pf.never:
+			// The name of the newest entry holding the field, if any, as
+			// LookupHashed answers.
+			nameAbs, _, nameFound = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, hi)
+		default:
+			// preInsert's lookup missed below the entries inserted since:
+			// only those can hold the field now.
+			if p.canBlock {
+				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
+					e.reference(abs)
+					pf.kind, pf.ref = repDynamic, abs
+					return
+				}
+			}
+			nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
 		}
-		nameAbs, nameFound = abs, found
 	}
 	pf.vlen, pf.vhuff = e.choice(value)
 	switch {
