@@ -167,8 +167,12 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.planContentLength(f, uint64(raw), true, "")
 			continue
 		}
-		if n := len(p.fields); early && n < cap(p.fields) && e.planRemembered(&p.fields[:n+1][n], name, value, f) {
-			continue
+		if n := len(p.fields); early && n < cap(p.fields) {
+			// The kind is checked here, inline: most lines are not
+			// remembered, and a call each cost more than the check.
+			if m := &p.fields[:n+1][n]; m.kind == repDynamic && m.memo != 0 && e.planRemembered(m, name, value, f) {
+				continue
+			}
 		}
 		sx, sn := static.LookupQPACK(name, value) // static names are lowercase
 		if sn < 0 && !field.IsLower(name) {
@@ -216,12 +220,10 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 // position in an earlier section, as collect and preInsert would, when m
 // tells their answer without the lookups: the field is still in the
 // dynamic table entry that m references (Recheck). It reports whether it
-// planned the field. (Remembering static lines as well paid 1.5 % on the
+// planned the field; the caller has checked that m is a remembered
+// dynamic line (kind repDynamic, memo not 0). (Remembering static lines as well paid 1.5 % on the
 // 4096 trace row, under issue 17's 5 % bar: they go through the lookup.)
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
-	if m.kind != repDynamic || m.memo == 0 {
-		return false
-	}
 	p := &e.pl
 	// The entry holds the strings that gave m.sn, and no static entry
 	// matched them exactly.
