@@ -47,6 +47,7 @@ type planField struct {
 	never        bool
 	nhuff, vhuff bool
 	pol          uint8 // policy: fastpath.NeverIndex, NoIndex, Index or 0
+	fl           uint8 // the field's policy flags (policyFlags), which gave pol
 	sn           int8  // lowest static index with the name, or -1
 	slot         int8  // name stats slot in the history, or -1
 	// memo is set when the first pass found the field in the table with
@@ -226,15 +227,23 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
 	p := &e.pl
 	// The entry holds the strings that gave m.sn, and no static entry
-	// matched them exactly.
-	pol := decide(e.indexing, f, int(m.sn), len(value))
+	// matched them exactly. With the same flags, the policy is m's, which
+	// was not NeverIndex (never-indexed fields are not referenced): the
+	// name and the value's length, its other inputs, are the entry's.
+	if fl := uint8(f & policyFlags); fl != m.fl {
+		pol := decide(e.indexing, f, int(m.sn), len(value))
+		if pol == fastpath.NeverIndex {
+			return false
+		}
+		m.pol, m.fl = uint8(pol), fl
+	}
 	abs, hi := m.ref, e.refLimit()
-	if pol == fastpath.NeverIndex || !e.tbl.Recheck(m.h, name, value, abs, abs+uint64(m.memo), p.drainLo, hi) {
+	if !e.tbl.Recheck(m.h, name, value, abs, abs+uint64(m.memo), p.drainLo, hi) {
 		return false
 	}
 	// What collect and preInsert write: the rest of m is the same line
 	// (slot -1 and never false, or preInsert would not have looked).
-	m.name, m.value, m.pol = name, value, uint8(pol)
+	m.name, m.value = name, value
 	m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
 	e.reference(abs)
 	p.fields = p.fields[:len(p.fields)+1]
@@ -320,7 +329,7 @@ func (e *Encoder) keep(b []byte) string {
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
 	pf := e.pl.push()
-	*pf = planField{name: name, value: value, pol: uint8(pol), sn: int8(sn), slot: -1, never: pol == fastpath.NeverIndex}
+	*pf = planField{name: name, value: value, pol: uint8(pol), fl: uint8(f & policyFlags), sn: int8(sn), slot: -1, never: pol == fastpath.NeverIndex}
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}
