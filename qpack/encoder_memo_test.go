@@ -15,13 +15,16 @@ import (
 // between sections (planRemembered) change nothing: an encoder whose
 // memory is wiped before every section writes the same bytes, on the
 // encoder stream and in every section, over the QIFs at several settings,
-// with acknowledgments delayed.
+// with acknowledgments delayed, and with the fields' flags as given or
+// changing at random (a remembered line keeps its field's flags).
 func TestEncoderRememberedLines(t *testing.T) {
 	dir := corpustest.Dir(t, "")
+	flagSet := []fastpath.Flags{0, 0, 0, fastpath.NeverIndex, fastpath.NoIndex, fastpath.Index}
 	for _, q := range etQIFNames {
 		lists := etReadQIF(t, filepath.Join(dir, "qifs", "qifs", q+".qif"))
 		for _, c := range []int{256, 4096} {
-			for _, delay := range []int{0, 4} {
+			for _, delay := range []int{0, 4, -1} {
+				r := rand.New(rand.NewPCG(uint64(c), uint64(len(lists))))
 				cfg := EncoderConfig{MaxTableCapacity: uint64(c), TableCapacity: uint64(c), MaxBlockedStreams: 20, AckMode: AckDecoderStream}
 				var a, b Encoder
 				a.Init(cfg)
@@ -34,6 +37,9 @@ func TestEncoderRememberedLines(t *testing.T) {
 				for i, fl := range lists {
 					l.Reset()
 					for _, f := range fl {
+						if delay < 0 { // no delay, random flags
+							f.Flags = flagSet[r.IntN(len(flagSet))]
+						}
 						l.Add(f.Name, f.Value, f.Flags)
 					}
 					clear(b.pl.fields[:cap(b.pl.fields)])
@@ -54,7 +60,7 @@ func TestEncoderRememberedLines(t *testing.T) {
 						ack[k] = d.AppendDecoderStream(nil)
 					}
 					acks = append(acks, ack)
-					for len(acks) > delay {
+					for len(acks) > max(delay, 0) {
 						if err := a.ReadDecoderStream(acks[0][0]); err != nil {
 							t.Fatal(err)
 						}
