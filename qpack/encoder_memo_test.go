@@ -96,3 +96,24 @@ func TestBaseCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestRefsLenUnder checks refsLenUnder against refsLen: the same length
+// below the bound, and one at least the bound otherwise.
+func TestRefsLenUnder(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		ric := 1 + r.Uint64N(1<<12)
+		refs := make([]uint64, 1+r.IntN(20))
+		for i := range refs {
+			refs[i] = r.Uint64N(ric)<<1 | r.Uint64N(2)
+		}
+		base := r.Uint64N(ric + 1)
+		want := refsLen(ric, base, refs)
+		for bound := 0; bound <= want+2; bound++ {
+			got := refsLenUnder(ric, base, refs, bound)
+			if want < bound && got != want || want >= bound && got < bound {
+				t.Fatalf("ric %d base %d refs %v bound %d: %d, refsLen %d", ric, base, refs, bound, got, want)
+			}
+		}
+	}
+}
