@@ -207,11 +207,17 @@ func (t *Table) AddString(name, value string) bool {
 }
 
 // AddHashed is AddString for a field whose Hash the caller holds (an
-// encoder that looked it up first): h must be t.Hash(name, value), or
+// encoder that looked it up first): h must be t.Hash(name, value) (or HashID's), or
 // anything when t was initialized without indexing.
 func (t *Table) AddHashed(h Hash, name, value string) bool {
+	n := len(name) + len(value)
+	if t.size+n+Overhead > t.capacity && n+Overhead <= t.capacity {
+		// A full table, the steady state: evict here, then take the free
+		// run as prepare would have placed the entry.
+		t.evictFor(n)
+	}
 	p := t.head
-	if n := len(name) + len(value); t.fits(n) {
+	if t.fits(n) {
 		t.head = p + n
 	} else {
 		var ok bool
@@ -227,6 +233,26 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
 	}
 	return true
+}
+
+// evictFor evicts the oldest entries until one of n bytes fits the
+// capacity (which it does alone), and extends the free run to the bytes
+// they leave where it ends at the oldest entry (see settle).
+func (t *Table) evictFor(n int) {
+	mask := t.mask()
+	for t.size+n+Overhead > t.capacity {
+		e := &t.ents[t.first&mask]
+		t.size -= int(e.nlen) + int(e.vlen) + Overhead
+		t.first++
+	}
+	if t.run < len(t.arena) {
+		t.run = len(t.arena)
+		if t.Len() > 0 {
+			if tail := t.ents[t.first&mask].off(); tail > t.head {
+				t.run = tail - 1
+			}
+		}
+	}
 }
 
 // fits reports whether an entry of n bytes evicts nothing and fits the
