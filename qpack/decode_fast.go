@@ -3,9 +3,9 @@ package qpack
 import (
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/field"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // lineState is what decoding a section carries from line to line.

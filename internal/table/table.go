@@ -52,7 +52,16 @@ func (e *Entry) end() int { return e.off() + int(e.nlen) + int(e.vlen) }
 
 // Init resets t to empty with the given capacity (maximum size in RFC
 // octets). indexed enables Lookup (encoders); decoders pass false.
-func (t *Table) Init(capacity int, indexed bool) {
+func (t *Table) Init(capacity int, indexed bool) { t.init(capacity, indexed, 0) }
+
+// InitSeeded is Init with indexing whose index hashes with seed, not a
+// random one: an encoder that keeps other records of its fields by hash
+// (HashOf) computes each hash once. The index is not built to stand an
+// adversary in either case (see strHash).
+func (t *Table) InitSeeded(capacity int, seed uint64) { t.init(capacity, true, seed) }
+
+// init is Init, with the index's seed when not 0.
+func (t *Table) init(capacity int, indexed bool, seed uint64) {
 	if capacity < 0 {
 		capacity = 0
 	}
@@ -74,6 +83,9 @@ func (t *Table) Init(capacity int, indexed bool) {
 	}
 	clear(t.ents[:cap(t.ents)])
 	if indexed {
+		if seed != 0 {
+			t.index.seed = seed
+		}
 		t.index.reset(len(t.ents))
 	} else {
 		t.index = index{}
@@ -133,6 +145,27 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 	if t.indexed {
 		hn, hf = hashBytes(&t.index, name, value)
 	}
+	return t.add(name, value, tag, hn, hf)
+}
+
+// Duplicate inserts a copy of live entry abs, as Add of its name and value
+// does, with the index's hashes of the entry instead of new ones.
+func (t *Table) Duplicate(abs uint64) bool {
+	if abs < t.first || abs >= t.inserted {
+		return false
+	}
+	e := &t.ents[abs&t.mask()]
+	n, v := t.Bytes(e)
+	var hn, hf uint32
+	if t.indexed {
+		l := &t.index.slots[abs&t.mask()]
+		hn, hf = l.hn, l.hf
+	}
+	return t.add(n, v, e.Tag(), hn, hf)
+}
+
+// add is AddTagged with the index's hashes of name and value.
+func (t *Table) add(name, value []byte, tag uint8, hn, hf uint32) bool {
 	p := t.head
 	if n := len(name) + len(value); t.fits(n) {
 		// Free bytes, which name and value cannot alias.
@@ -174,11 +207,17 @@ func (t *Table) AddString(name, value string) bool {
 }
 
 // AddHashed is AddString for a field whose Hash the caller holds (an
-// encoder that looked it up first): h must be t.Hash(name, value), or
+// encoder that looked it up first): h must be t.Hash(name, value) (or HashID's), or
 // anything when t was initialized without indexing.
 func (t *Table) AddHashed(h Hash, name, value string) bool {
+	n := len(name) + len(value)
+	if t.size+n+Overhead > t.capacity && n+Overhead <= t.capacity {
+		// A full table, the steady state: evict here, then take the free
+		// run as prepare would have placed the entry.
+		t.evictFor(n)
+	}
 	p := t.head
-	if n := len(name) + len(value); t.fits(n) {
+	if t.fits(n) {
 		t.head = p + n
 	} else {
 		var ok bool
@@ -194,6 +233,26 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
 	}
 	return true
+}
+
+// evictFor evicts the oldest entries until one of n bytes fits the
+// capacity (which it does alone), and extends the free run to the bytes
+// they leave where it ends at the oldest entry (see settle).
+func (t *Table) evictFor(n int) {
+	mask := t.mask()
+	for t.size+n+Overhead > t.capacity {
+		e := &t.ents[t.first&mask]
+		t.size -= int(e.nlen) + int(e.vlen) + Overhead
+		t.first++
+	}
+	if t.run < len(t.arena) {
+		t.run = len(t.arena)
+		if t.Len() > 0 {
+			if tail := t.ents[t.first&mask].off(); tail > t.head {
+				t.run = tail - 1
+			}
+		}
+	}
 }
 
 // fits reports whether an entry of n bytes evicts nothing and fits the
