@@ -53,7 +53,7 @@ func (d *Decoder) readEncoderStream(b []byte) error {
 			return err
 		}
 		if n == 0 {
-			if need > d.maxEncBuf {
+			if need > int(d.maxEncBuf) {
 				return d.encErr(len(d.pend), ErrBufferLimit)
 			}
 			d.need = need
@@ -72,7 +72,7 @@ func (d *Decoder) readEncoderStream(b []byte) error {
 			return err
 		}
 		if n == 0 {
-			if need > d.maxEncBuf {
+			if need > int(d.maxEncBuf) {
 				return d.encErr(len(b), ErrBufferLimit)
 			}
 			d.pend = append(d.pend[:0], b...)
@@ -211,7 +211,7 @@ func (d *Decoder) encString(p []byte, off int, n uint8, extra int, buf *[]byte) 
 	if end > len(p) {
 		return nil, 0, end, nil
 	}
-	s, *buf, _, err = wire.ReadString((*buf)[:0], p[off:end], n, d.maxString)
+	s, *buf, _, err = wire.ReadString((*buf)[:0], p[off:end], n, int(d.maxString))
 	if err != nil {
 		return nil, 0, 0, d.encErr(off, err)
 	}

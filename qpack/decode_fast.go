@@ -111,7 +111,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				l += int(p[start])
 				start++
 			}
-			limit := min(d.maxString, st.budget-len(name)-table.Overhead)
+			limit := min(int(d.maxString), st.budget-len(name)-table.Overhead)
 			if l > limit || l > len(p)-start {
 				return off, nil
 			}
@@ -162,10 +162,10 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				f = fastpath.NeverIndex
 			}
 			var ok bool
-			if name, next, ok = d.fastString(p, off, 3, min(d.maxString, st.budget-table.Overhead), st, &d.nameBuf); !ok {
+			if name, next, ok = d.fastString(p, off, 3, min(int(d.maxString), st.budget-table.Overhead), st, &d.nameBuf); !ok {
 				return off, nil
 			}
-			if value, next, ok = d.fastString(p, next, 7, min(d.maxString, st.budget-len(name)-table.Overhead), st, &d.valueBuf); !ok {
+			if value, next, ok = d.fastString(p, next, 7, min(int(d.maxString), st.budget-len(name)-table.Overhead), st, &d.valueBuf); !ok {
 				return off, nil
 			}
 
@@ -173,7 +173,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 			return off, nil
 		}
 		size := len(name) + len(value) + table.Overhead
-		if size > st.budget || st.fields >= d.maxFields {
+		if size > st.budget || st.fields >= int(d.maxFields) {
 			return off, nil
 		}
 		st.budget -= size

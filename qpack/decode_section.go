@@ -112,7 +112,7 @@ func (d *Decoder) prefix(p []byte) (ric, base uint64, n int, err error) {
 // decodeLines decodes the field lines of p from off, then acknowledges the
 // section when it has dynamic references.
 func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) (err error) {
-	st := lineState{stream: stream, ric: ric, base: base, budget: d.maxSection}
+	st := lineState{stream: stream, ric: ric, base: base, budget: int(d.maxSection)}
 	// The memo is for sections without dynamic references: a peer that
 	// does not use the table sends the same strings as literals in every
 	// section. With references, those come as indexes, and the memo costs
@@ -226,7 +226,7 @@ field:
 		return 0, d.sectionErr(stream, start, fastpath.ErrSectionTooLarge)
 	}
 	st.budget = budget - size
-	if st.fields++; st.fields > d.maxFields {
+	if st.fields++; st.fields > int(d.maxFields) {
 		return 0, d.sectionErr(stream, start, ErrTooManyFields)
 	}
 	f = f.WithID(id)
@@ -259,7 +259,7 @@ func (d *Decoder) dynamic(abs, ric uint64) (name, value []byte, id static.FieldI
 // stays valid while another string is read (whose decoding may evict the
 // memo's entry).
 func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room int, own bool) ([]byte, int, error) {
-	limit := min(d.maxString, room-table.Overhead)
+	limit := min(int(d.maxString), room-table.Overhead)
 	if limit < 0 {
 		return nil, off, fastpath.ErrSectionTooLarge
 	}
@@ -296,7 +296,7 @@ func (d *Decoder) readString(p []byte, off int, n uint8, buf *[]byte, limit int)
 	s, nb, k, err := wire.ReadString((*buf)[:0], p[off:], n, limit)
 	*buf = nb
 	if err != nil {
-		if err == fastpath.ErrStringTooLong && limit < d.maxString {
+		if err == fastpath.ErrStringTooLong && limit < int(d.maxString) {
 			err = fastpath.ErrSectionTooLarge
 		}
 		return nil, off, err

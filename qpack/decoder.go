@@ -76,15 +76,16 @@ type DecoderConfig struct {
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
 // QPACK_ENCODER_STREAM_ERROR) every later call fails with fastpath.ErrClosed.
 type Decoder struct {
-	maxCap      int
-	maxEntries  uint64
-	maxBlocked  int
-	maxSection  int
-	maxFields   int
-	maxString   int
-	maxEncBuf   int
-	maxHeld     int
-	validate    bool
+	maxEntries uint64
+	// The limits, each at most maxLimit: int32 keeps the struct at 352
+	// bytes, a size class (392 took one of 416).
+	maxCap, maxBlocked, maxSection, maxFields int32
+	maxString, maxEncBuf, maxHeld             int32
+
+	validate bool
+	memoOn   bool // the section being decoded may use the memo
+	static1  bool // a section without references was decoded
+
 	tbl         table.Table
 	err         *Error // the connection error, once failed
 	closedErr   *Error
@@ -95,8 +96,6 @@ type Decoder struct {
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
 	known       uint64   // Known Received Count the encoder has once it reads out
 	memo        *decMemo // Huffman strings of sections, made by startMemo, kept by Init
-	memoOn      bool     // the section being decoded may use the memo
-	static1     bool     // a section without references was decoded
 }
 
 // Init makes d a fresh decoder with the settings and limits of cfg (a new
@@ -143,19 +142,21 @@ func clampLimit(v, def int) int {
 
 func (d *Decoder) init(cfg DecoderConfig) {
 	loadStatic()
-	d.maxCap = int(min(cfg.MaxTableCapacity, maxLimit))
+	maxCap := int(min(cfg.MaxTableCapacity, maxLimit))
 	// MaxEntries follows the setting as sent, so the Required Insert Count
 	// encoding agrees with the peer's even for settings past our own limit.
 	d.maxEntries = min(cfg.MaxTableCapacity, 1<<62) / table.Overhead
-	d.maxBlocked = int(min(cfg.MaxBlockedStreams, maxLimit))
-	d.maxSection = clampLimit(cfg.MaxSectionSize, defaultMaxSectionSize)
-	d.maxFields = clampLimit(cfg.MaxFields, maxLimit)
-	d.maxString = clampLimit(cfg.MaxStringLength, d.maxSection)
-	d.maxEncBuf = clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(d.maxCap)+64, maxLimit)))
-	d.maxHeld = clampLimit(cfg.MaxBlockedSectionSize, d.maxSection)
+	maxSection := clampLimit(cfg.MaxSectionSize, defaultMaxSectionSize)
+	d.maxCap = int32(maxCap)
+	d.maxBlocked = int32(min(cfg.MaxBlockedStreams, maxLimit))
+	d.maxSection = int32(maxSection)
+	d.maxFields = int32(clampLimit(cfg.MaxFields, maxLimit))
+	d.maxString = int32(clampLimit(cfg.MaxStringLength, maxSection))
+	d.maxEncBuf = int32(clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(maxCap)+64, maxLimit))))
+	d.maxHeld = int32(clampLimit(cfg.MaxBlockedSectionSize, maxSection))
 	d.validate = cfg.Validate
-	d.tbl.Init(d.maxCap, false) // keeps memory for the largest table the peer may set
-	d.tbl.SetCapacity(int(min(cfg.InitialCapacity, uint64(d.maxCap))))
+	d.tbl.Init(maxCap, false) // keeps memory for the largest table the peer may set
+	d.tbl.SetCapacity(int(min(cfg.InitialCapacity, uint64(maxCap))))
 }
 
 // InsertCount returns the number of entries inserted into the dynamic table

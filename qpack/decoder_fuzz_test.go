@@ -75,14 +75,14 @@ func FuzzDecoder(f *testing.F) {
 				}
 				out = d.AppendDecoderStream(out[:0])
 			}
-			if len(d.pend) > d.maxEncBuf {
-				t.Fatalf("holding %d encoder-stream bytes, bound %d", len(d.pend), d.maxEncBuf)
+			if len(d.pend) > int(d.maxEncBuf) {
+				t.Fatalf("holding %d encoder-stream bytes, bound %d", len(d.pend), int(d.maxEncBuf))
 			}
-			if d.BlockedStreams() > d.maxBlocked {
-				t.Fatalf("%d blocked streams, limit %d", d.BlockedStreams(), d.maxBlocked)
+			if d.BlockedStreams() > int(d.maxBlocked) {
+				t.Fatalf("%d blocked streams, limit %d", d.BlockedStreams(), int(d.maxBlocked))
 			}
-			if size, c := d.TableSize(); size > c || c > d.maxCap {
-				t.Fatalf("table size %d capacity %d, max %d", size, c, d.maxCap)
+			if size, c := d.TableSize(); size > c || c > int(d.maxCap) {
+				t.Fatalf("table size %d capacity %d, max %d", size, c, int(d.maxCap))
 			}
 		}
 	})

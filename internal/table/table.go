@@ -278,7 +278,8 @@ func (t *Table) settle(p, n int) {
 //
 // The offset follows the live entries, and the arena grows when they leave
 // no room. With live bytes B and B+n < capacity (the RFC accounting leaves
-// at least 32 per entry), an arena of 2*capacity always has room: when the
+// at least 32 per entry), an arena of 2*capacity always has room, and so
+// does one of 2*capacity-1 (B+n is at most capacity-32): when the
 // data does not wrap and the end lacks room, the live region starts past
 // 2c-n-B > c > n; when it wraps, the gap between the newest and oldest
 // entry is the wrap point minus B, and the wrap point lies past 2c minus the
@@ -338,7 +339,9 @@ func (t *Table) commit(p, nlen, vlen int, tag uint8) {
 func (t *Table) grow(n int) int {
 	live := t.size - Overhead*t.Len()
 	size := max(2*len(t.arena), 2*(live+n), minArena)
-	size = min(size, max(twice(t.capacity), live+n))
+	// 2c-1, not 2c: with its extra byte the largest arena is a power of
+	// two, a size class (8,193 bytes took 9,472 for a 4096 table).
+	size = min(size, max(twice(t.capacity)-1, live+n))
 	// One byte more than used: an empty entry at the very end still
 	// points into the array (GetTagged's unsafe slices).
 	arena := make([]byte, size, size+1)
