@@ -46,7 +46,7 @@ func (d *Decoder) hold(stream, ric, base uint64, section []byte, off int) error 
 	if len(section) > d.maxHeld {
 		// Never acknowledged: cancel it so the encoder drops its references.
 		d.cancel(stream)
-		return &Error{Code: ErrCodeMessage, StreamID: stream, Err: ErrSectionTooLarge}
+		return &Error{Code: ErrCodeMessage, StreamID: stream, Err: fastpath.ErrSectionTooLarge}
 	}
 	var buf []byte
 	if n := len(d.spare); n > 0 {

@@ -1,12 +1,14 @@
 package qpack
 
-import "github.com/hqpack/hqpack/internal/table"
+import (
+	"github.com/hqpack/hqpack/internal/table"
 
-// Default limits, used where a DecoderConfig field is zero.
-const (
-	// DefaultMaxSectionSize is the hpack package's default.
-	DefaultMaxSectionSize = 64 << 10
+	"github.com/hqpack/hqpack/fastpath"
 )
+
+// defaultMaxSectionSize is the section and string limit where a
+// DecoderConfig field is zero: the hpack package's, 64 KiB.
+const defaultMaxSectionSize = 64 << 10
 
 // maxLimit caps every configured limit: far above any sane setting, and far
 // from overflow even in a 32-bit int.
@@ -24,8 +26,7 @@ type DecoderConfig struct {
 	// MaxSectionSize bounds a decoded section: the sum over its fields of
 	// len(name)+len(value)+32, our SETTINGS_MAX_FIELD_SECTION_SIZE (RFC 9114
 	// §4.2.2). It is counted as fields arrive, so a section that references
-	// one large entry many times stops at the limit. 0 means
-	// DefaultMaxSectionSize.
+	// one large entry many times stops at the limit. 0 means 64 KiB.
 	MaxSectionSize int
 	// MaxStringLength bounds one name or value, on the wire length before
 	// any Huffman decoding and on the decoded length, in sections and on the
@@ -46,7 +47,7 @@ type DecoderConfig struct {
 	// Validate checks every field as it is decoded: names and values per
 	// RFC 9114 §4.2, pseudo-header fields defined and before regular ones
 	// (§4.3); the rules of HTTP/2 and of the hpack package. A malformed
-	// field is a stream error (ErrMalformedField), not a connection error.
+	// field is a stream error (fastpath.ErrMalformedField), not a connection error.
 	Validate bool
 	// InitialCapacity starts the dynamic table at this capacity (at most
 	// MaxTableCapacity) instead of 0, so inserts may come before any Set
@@ -73,7 +74,7 @@ type DecoderConfig struct {
 // them.
 //
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
-// QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
+// QPACK_ENCODER_STREAM_ERROR) every later call fails with fastpath.ErrClosed.
 type Decoder struct {
 	maxCap      int
 	maxEntries  uint64
@@ -147,7 +148,7 @@ func (d *Decoder) init(cfg DecoderConfig) {
 	// encoding agrees with the peer's even for settings past our own limit.
 	d.maxEntries = min(cfg.MaxTableCapacity, 1<<62) / table.Overhead
 	d.maxBlocked = int(min(cfg.MaxBlockedStreams, maxLimit))
-	d.maxSection = clampLimit(cfg.MaxSectionSize, DefaultMaxSectionSize)
+	d.maxSection = clampLimit(cfg.MaxSectionSize, defaultMaxSectionSize)
 	d.maxFields = clampLimit(cfg.MaxFields, maxLimit)
 	d.maxString = clampLimit(cfg.MaxStringLength, d.maxSection)
 	d.maxEncBuf = clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(d.maxCap)+64, maxLimit)))
@@ -173,10 +174,10 @@ func (d *Decoder) TableEntry(abs uint64) (name, value []byte, ok bool) {
 }
 
 // fail records a connection error and returns it; every later call returns
-// ErrClosed.
+// fastpath.ErrClosed.
 func (d *Decoder) fail(code ErrCode, stream uint64, off int, cause error) *Error {
 	e := &Error{Code: code, StreamID: stream, Offset: off, Err: cause}
 	d.err = e
-	d.closedErr = &Error{Code: code, StreamID: stream, Offset: off, Err: ErrClosed}
+	d.closedErr = &Error{Code: code, StreamID: stream, Offset: off, Err: fastpath.ErrClosed}
 	return e
 }

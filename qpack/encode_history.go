@@ -116,7 +116,7 @@ func (h *fieldHistory) grow(first, next uint64) {
 		return
 	}
 	old := h.meta
-	h.meta = make([]entryMeta, max(8, 2*len(old)))
+	h.meta = make([]entryMeta, max(4, 2*len(old)))
 	for abs := first; abs < next; abs++ {
 		*h.metaAt(abs) = old[abs&uint64(len(old)-1)]
 	}

@@ -9,8 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
-	"github.com/hqpack/hqpack/static"
 )
 
 // repKind is the field line form chosen for one field (RFC 9204 §4.5).

@@ -41,9 +41,9 @@ func (m AckMode) String() string {
 	return "AckMode(?)"
 }
 
-// DefaultMaxOutstanding is the default bound on the unacknowledged sections
+// defaultMaxOutstanding is the default bound on the unacknowledged sections
 // with dynamic references that an Encoder keeps track of.
-const DefaultMaxOutstanding = 1024
+const defaultMaxOutstanding = 1024
 
 // encMaxCapacity keeps the table capacity far from integer overflow.
 const encMaxCapacity = 1 << 40
@@ -72,8 +72,7 @@ type EncoderConfig struct {
 	AckMode AckMode
 	// MaxOutstanding bounds the unacknowledged sections with dynamic
 	// references that the encoder tracks; past it, sections use only the
-	// static table and literals until acknowledgments arrive. 0 means
-	// DefaultMaxOutstanding.
+	// static table and literals until acknowledgments arrive. 0 means 1024.
 	MaxOutstanding int
 }
 
@@ -192,7 +191,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 		hist:       e.hist,
 	}
 	if e.maxOut <= 0 {
-		e.maxOut = DefaultMaxOutstanding
+		e.maxOut = defaultMaxOutstanding
 	}
 }
 
@@ -242,8 +241,16 @@ func (e *Encoder) EncoderStreamLen() int { return len(e.stream) }
 
 // AppendEncoderStream appends the pending encoder-stream bytes to dst and
 // forgets them. Send them on the encoder stream before the sections planned
-// since the last call.
+// since the last call. Given no buffer (capacity 0, as nil), it returns
+// the encoder's own, which the caller then owns: no copy, and an encoder
+// that has stopped inserting holds no encoder-stream buffer.
 func (e *Encoder) AppendEncoderStream(dst []byte) []byte {
+	if cap(dst) == 0 && len(e.stream) > 0 {
+		// 128 bytes held for good after a typical first response. A
+		// caller that passes its own buffer keeps both, allocating nothing.
+		dst, e.stream = e.stream, nil
+		return dst
+	}
 	dst = append(dst, e.stream...)
 	e.stream = e.stream[:0]
 	return dst

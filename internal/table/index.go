@@ -117,8 +117,22 @@ func (t *Table) HashOf(name, value string) (h Hash, vh uint64) {
 	return Hash{hn, hf}, vh
 }
 
+// HashID is Hash for an encoder that knows the name by a number: id > 0
+// stands for a name it gives that number every time (HPACK's static name
+// index), whose hash is then the number's, so that only the value is
+// hashed; id 0 is Hash(name, value). A table's users must key each name
+// one way throughout, HashID's or Hash's: its entries' name hashes are
+// compared with the lookups'.
+func (t *Table) HashID(id int, name, value string) Hash {
+	if id == 0 {
+		return t.Hash(name, value)
+	}
+	hn, hf := mix((uint64(id)+1)*hashMul1^t.index.seed, strHash(value, t.index.seed))
+	return Hash{hn, hf}
+}
+
 // LookupHashed is Lookup for a field whose Hash the caller holds: h must be
-// t.Hash(name, value).
+// t.Hash(name, value), or HashID's for the name.
 func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
 	if abs, ok := t.LookupExact(h, name, value, lo, hi); ok {
 		return abs, true, true

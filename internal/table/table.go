@@ -207,11 +207,17 @@ func (t *Table) AddString(name, value string) bool {
 }
 
 // AddHashed is AddString for a field whose Hash the caller holds (an
-// encoder that looked it up first): h must be t.Hash(name, value), or
+// encoder that looked it up first): h must be t.Hash(name, value) (or HashID's), or
 // anything when t was initialized without indexing.
 func (t *Table) AddHashed(h Hash, name, value string) bool {
+	n := len(name) + len(value)
+	if t.size+n+Overhead > t.capacity && n+Overhead <= t.capacity {
+		// A full table, the steady state: evict here, then take the free
+		// run as prepare would have placed the entry.
+		t.evictFor(n)
+	}
 	p := t.head
-	if n := len(name) + len(value); t.fits(n) {
+	if t.fits(n) {
 		t.head = p + n
 	} else {
 		var ok bool
@@ -227,6 +233,26 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
 	}
 	return true
+}
+
+// evictFor evicts the oldest entries until one of n bytes fits the
+// capacity (which it does alone), and extends the free run to the bytes
+// they leave where it ends at the oldest entry (see settle).
+func (t *Table) evictFor(n int) {
+	mask := t.mask()
+	for t.size+n+Overhead > t.capacity {
+		e := &t.ents[t.first&mask]
+		t.size -= int(e.nlen) + int(e.vlen) + Overhead
+		t.first++
+	}
+	if t.run < len(t.arena) {
+		t.run = len(t.arena)
+		if t.Len() > 0 {
+			if tail := t.ents[t.first&mask].off(); tail > t.head {
+				t.run = tail - 1
+			}
+		}
+	}
 }
 
 // fits reports whether an entry of n bytes evicts nothing and fits the
@@ -311,7 +337,7 @@ func (t *Table) commit(p, nlen, vlen int, tag uint8) {
 // bytes that alias it stay valid.
 func (t *Table) grow(n int) int {
 	live := t.size - Overhead*t.Len()
-	size := max(2*len(t.arena), 2*(live+n), 256)
+	size := max(2*len(t.arena), 2*(live+n), minArena)
 	size = min(size, max(twice(t.capacity), live+n))
 	// One byte more than used: an empty entry at the very end still
 	// points into the array (GetTagged's unsafe slices).
@@ -328,10 +354,20 @@ func (t *Table) grow(n int) int {
 	return p
 }
 
+// minArena and minRing are the first arena's bytes and ring's entries: a
+// table grows on use, and one of a connection that inserts a few short
+// fields keeps 4 entries (and as many index slots). With its extra byte
+// the first arena fills a size class, 256 bytes, and so do its doublings
+// (257 bytes took 288).
+const (
+	minArena = 255
+	minRing  = 4
+)
+
 // growRing doubles the entry ring, keeping each entry at abs&mask.
 func (t *Table) growRing() {
 	old, oldMask := t.ents, t.mask()
-	t.ents = make([]Entry, max(2*len(old), 8))
+	t.ents = make([]Entry, max(2*len(old), minRing))
 	for abs := t.first; abs < t.inserted; abs++ {
 		t.ents[abs&t.mask()] = old[abs&oldMask]
 	}

@@ -30,6 +30,7 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	var nb uint
 	i := 0
 	if len(src) >= huffmanSplitMin {
+		huffmanSplitOnce.Do(buildHuffmanSplitTable)
 		var pos int
 		n, pos = huffmanDecodeSplit(out[:min(len(out), start+maxLen)], n, src, 0)
 		i = pos >> 3
@@ -79,7 +80,7 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 		}
 		var sym int
 		var bits uint
-		if e := huffmanDecodeTable[acc>>48]; e != 0 {
+		if e := huffmanShortTable[acc>>52]; e != 0 {
 			sym = int(e >> 6 & 0xff)
 			bits = uint(huffmanBits[sym])
 		} else {
@@ -116,10 +117,10 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 }
 
 // huffmanDecodeFast is the single-stream hot loop: while out has room for
-// 3 lookups, refill acc with one load from src[i:] and do 3 lookups, which
+// 4 lookups, refill acc with one load from src[i:] and do 4 lookups, which
 // take at most 48 of its 56+ bits. It returns the room left in out, the new
-// i and acc, nb, and stops before a window with no symbol: a long code or
-// EOS. last is huffmanLast(src).
+// i and acc, nb, and stops before a window with no symbol: a code longer
+// than 12 bits, or EOS. last is huffmanLast(src).
 //
 // Past the end of src it reads 1s, so the last bytes need no loop of their
 // own: no code but EOS is all 1s, so after a valid string's last symbol the
@@ -131,19 +132,20 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 // is kept off it and short. Reslicing out instead of keeping an index
 // leaves few live values, so the compiler keeps acc in a register.
 func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last uint64) (int, int, uint64, uint) {
-	t := &huffmanDecodeTable
+	t := &huffmanShortTable
 	if len(out) >= 10 {
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
 		i += 7 - int(nb>>3) // the whole bytes nb |= 56 adds
 		nb |= 56
 	}
 	for len(out) >= 10 {
-		// The first lookup reads acc before the refill: its 16 bits are
+		// The first lookup reads acc before the refill: its 12 bits are
 		// already there (a group takes at most 48 of the 64 the last
 		// refill left), and the refill only ORs in the same bits, so the
 		// refill's wait for the last group's nb stays off the critical
-		// path.
-		e := t[acc>>48]
+		// path. Each lookup stores 4 bytes and emits at most 2: the
+		// fourth store ends by out[10].
+		e := t[acc>>52]
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
 		i += 7 - int(nb>>3)
 		nb |= 56
@@ -156,7 +158,7 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 		acc <<= e & 63
 		nb -= uint(e & 63)
 
-		e = t[acc>>48]
+		e = t[acc>>52]
 		if e == 0 {
 			return len(out), i, acc, nb
 		}
@@ -165,7 +167,16 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 		acc <<= e & 63
 		nb -= uint(e & 63)
 
-		e = t[acc>>48]
+		e = t[acc>>52]
+		if e == 0 {
+			return len(out), i, acc, nb
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+
+		e = t[acc>>52]
 		if e == 0 {
 			return len(out), i, acc, nb
 		}
@@ -176,12 +187,12 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 	}
 	// Near the end of the room: one lookup at a time.
 	for len(out) >= 4 {
-		if nb < 16 {
+		if nb < 12 {
 			acc |= huffmanWord(src, i, last) >> (nb & 63)
 			i += 7 - int(nb>>3)
 			nb |= 56
 		}
-		e := t[acc>>48]
+		e := t[acc>>52]
 		if e == 0 {
 			break
 		}
