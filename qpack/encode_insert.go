@@ -158,14 +158,28 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	// encoder stream is read in order, so any live entry will do), or literal.
 	// A static name (at most 2 bytes as a reference) is always shorter
 	// than the literal (a length byte and at least two of payload).
-	var best, kind int
+	var kind int
 	var idx uint64
 	if sn >= 0 {
-		best, kind, idx = wire.IntLen(6, uint64(sn)), 1, uint64(sn)
-	} else {
-		best = wire.StringLen(5, name, e.huff)
+		kind, idx = 1, uint64(sn)
 	}
-	if abs, _, found := e.tbl.LookupHashed(h, name, value, 0, ins); found {
+	// A field is inserted only when no live entry holds it (insertField):
+	// its name's chain alone gives the answer. A name alone may be held,
+	// below the draining zone, and that entry is LookupHashed's answer.
+	var abs uint64
+	var found bool
+	if nameOnly {
+		abs, _, found = e.tbl.LookupHashed(h, name, value, 0, ins)
+	} else {
+		abs, found = e.tbl.LookupName(h, name, 0, ins)
+	}
+	if found {
+		best := 0 // the literal's length, sized only when there is a choice
+		if sn >= 0 {
+			best = wire.IntLen(6, uint64(sn))
+		} else {
+			best = wire.StringLen(5, name, e.huff)
+		}
 		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {
 			kind, idx = 2, rel
 		}
