@@ -156,7 +156,21 @@ func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
 // value as a string: a literal without indexing (or never indexed, when
 // flagged) with static name index 28, then the digits, formatted in place.
 func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flags) ([]byte, bool) {
-	payload, huff := wire.DigitsChoice(e.huffman, n)
+	var payload int
+	var huff bool
+	var code uint64
+	var bits uint
+	if e.huffman != wire.HuffmanAlways && e.huffman != wire.HuffmanNever && n < 1e9 {
+		// DigitsChoice's answer from the code itself, coded once: it is
+		// shorter than the digits, or they go raw.
+		code, bits = wire.HuffmanDigits(n)
+		payload = wire.DigitsLen(n)
+		if h := int(bits+7) >> 3; h < payload {
+			payload, huff = h, true
+		}
+	} else {
+		payload, huff = wire.DigitsChoice(e.huffman, n)
+	}
 	dst, ok := e.room(dst, grow, e.updLen+3+payload)
 	if !ok {
 		return dst, false
@@ -170,7 +184,9 @@ func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flag
 		first = patNever
 	}
 	dst = append(dst, first|0x0f, contentLengthIndex-0x0f)
-	if huff {
+	if huff && bits > 0 {
+		return wire.AppendHuffmanCode(append(dst, 0x80|byte(payload)), code, bits), true
+	} else if huff {
 		return wire.AppendHuffmanDigits(append(dst, 0x80|byte(payload)), n), true
 	}
 	return wire.AppendDigits(append(dst, byte(payload)), n), true

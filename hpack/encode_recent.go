@@ -109,8 +109,11 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	if len(n) != len(name) || len(v) != len(value) {
 		return 0, false
 	}
-	return static.HPACKLen + 1 + rel, wire.Equal(unsafe.String(unsafe.SliceData(n), len(n)), name) &&
-		wire.Equal(unsafe.String(unsafe.SliceData(v), len(v)), value)
+	// (wire.Equal leaves strings under 8 bytes to memequal.)
+	ns, vs := unsafe.String(unsafe.SliceData(n), len(n)), unsafe.String(unsafe.SliceData(v), len(v))
+	return static.HPACKLen + 1 + rel,
+		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.Equal(ns, name)) &&
+			(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.Equal(vs, value))
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,

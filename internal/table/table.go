@@ -230,7 +230,18 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 	copy(t.arena[p+len(name):], value)
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
-		t.index.add(t.inserted-1, t.mask(), h.n, h.f)
+		// index.add, written out: an encoder's every insert.
+		s, mask, a := t.index.slots, t.mask(), uint32(t.inserted)
+		l, bn, bf := &s[(t.inserted-1)&mask], &s[uint64(h.n)&mask], &s[uint64(h.f)&mask]
+		l.hn, l.hf = h.n, h.f
+		l.nextN, l.nextF = 0, 0
+		if bn.headN != 0 {
+			l.nextN = a - bn.headN
+		}
+		if bf.headF != 0 {
+			l.nextF = a - bf.headF
+		}
+		bn.headN, bf.headF = a, a
 	}
 	return true
 }
@@ -452,8 +463,10 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 		return false
 	}
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
-	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
-		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
+	// (wire.Equal leaves strings under 8 bytes to memequal.)
+	n, v := unsafe.String((*byte)(p), len(name)), unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value))
+	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
+		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }
 
 // Abs returns the entry with absolute index abs (0 is the first ever inserted).
