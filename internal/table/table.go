@@ -173,6 +173,18 @@ func (t *Table) add(name, value []byte, tag uint8, hn, hf uint32) bool {
 		copy(a, name)
 		copy(a[len(name):], value)
 		t.head = p + n
+	} else if t.evictFor(n) {
+		// The run at t.head, which evictFor extended over the bytes of
+		// the entries it evicted: name or value may alias those.
+		dst := t.arena[p : p+n]
+		if overlaps(dst, name) || overlaps(dst, value) {
+			t.scratch = append(append(t.scratch[:0], name...), value...)
+			copy(dst, t.scratch)
+		} else {
+			copy(dst, name)
+			copy(dst[len(name):], value)
+		}
+		t.head = p + n
 	} else {
 		var ok bool
 		if p, ok = t.prepare(len(name), len(value)); !ok {
@@ -270,6 +282,40 @@ func (t *Table) evictFor(n int) {
 // free run at t.head, the common insert, which then needs no prepare.
 func (t *Table) fits(n int) bool {
 	return t.size+n+Overhead <= t.capacity && n <= t.run-t.head && t.Len() < len(t.ents) && uint64(n) <= maxLen
+}
+
+// evictFor is the usual insert into a full table, in one pass: it evicts
+// the oldest entries until an entry of n bytes fits the capacity, and
+// reports whether it then fits the free run at t.head, which it extends
+// over the bytes of the evicted entries while the entries wrap around (see
+// settle). When it reports false, prepare places the entry: n is larger
+// than the capacity, the table emptied, the ring is full, or the entry
+// goes to the start of the arena or to a larger one. Evicting first
+// changes nothing for prepare, which would evict the same entries.
+func (t *Table) evictFor(n int) bool {
+	size := t.size + n + Overhead
+	if t.Len() == 0 || n+Overhead > t.capacity || uint64(n) > maxLen {
+		return false
+	}
+	// The entry alone fits the capacity, so the loop stops at the
+	// latest with the table empty.
+	ents, mask, first := t.ents, t.mask(), t.first
+	for size > t.capacity {
+		e := &ents[first&mask]
+		size -= int(e.nlen) + int(e.vlen) + Overhead
+		first++
+	}
+	t.first, t.size = first, size-n-Overhead
+	if first == t.inserted || t.Len() == len(ents) {
+		return false
+	}
+	// t.head is the end of the newest entry: the entries wrap around
+	// when the oldest lies after it, and then the bytes up to a byte
+	// before the oldest are free.
+	if tail := ents[first&mask].off(); tail > t.head {
+		t.run = tail - 1
+	}
+	return n <= t.run-t.head
 }
 
 // settle records the free run after the entry of n bytes that prepare
