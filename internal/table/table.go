@@ -223,13 +223,8 @@ func (t *Table) AddString(name, value string) bool {
 // anything when t was initialized without indexing.
 func (t *Table) AddHashed(h Hash, name, value string) bool {
 	n := len(name) + len(value)
-	if t.size+n+Overhead > t.capacity && n+Overhead <= t.capacity {
-		// A full table, the steady state: evict here, then take the free
-		// run as prepare would have placed the entry.
-		t.evictFor(n)
-	}
 	p := t.head
-	if t.fits(n) {
+	if t.fits(n) || t.evictFor(n) {
 		t.head = p + n
 	} else {
 		var ok bool
@@ -256,26 +251,6 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 		bn.headN, bf.headF = a, a
 	}
 	return true
-}
-
-// evictFor evicts the oldest entries until one of n bytes fits the
-// capacity (which it does alone), and extends the free run to the bytes
-// they leave where it ends at the oldest entry (see settle).
-func (t *Table) evictFor(n int) {
-	mask := t.mask()
-	for t.size+n+Overhead > t.capacity {
-		e := &t.ents[t.first&mask]
-		t.size -= int(e.nlen) + int(e.vlen) + Overhead
-		t.first++
-	}
-	if t.run < len(t.arena) {
-		t.run = len(t.arena)
-		if t.Len() > 0 {
-			if tail := t.ents[t.first&mask].off(); tail > t.head {
-				t.run = tail - 1
-			}
-		}
-	}
 }
 
 // fits reports whether an entry of n bytes evicts nothing and fits the
@@ -311,7 +286,9 @@ func (t *Table) evictFor(n int) bool {
 	}
 	// t.head is the end of the newest entry: the entries wrap around
 	// when the oldest lies after it, and then the bytes up to a byte
-	// before the oldest are free.
+	// before the oldest are free; otherwise all up to the arena's end
+	// are (as settle has it).
+	t.run = len(t.arena)
 	if tail := ents[first&mask].off(); tail > t.head {
 		t.run = tail - 1
 	}
