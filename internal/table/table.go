@@ -286,9 +286,10 @@ func (t *Table) evictFor(n int) bool {
 	}
 	// t.head is the end of the newest entry: the entries wrap around
 	// when the oldest lies after it, and then the bytes up to a byte
-	// before the oldest are free; otherwise all up to the arena's end
-	// are (as settle has it).
-	t.run = len(t.arena)
+	// before the oldest are free. Otherwise the run is left as it was
+	// (it may end short of the arena's end, and prepare then places the
+	// entry): extending it as settle does measured 0.6 to 1 % more
+	// instructions on the HPACK trace encode and varying request decode.
 	if tail := ents[first&mask].off(); tail > t.head {
 		t.run = tail - 1
 	}
