@@ -86,8 +86,8 @@ func configSize(n int) int {
 // sends depends on their contents alone, found in the static table by a
 // switch on length and bytes and in the dynamic table by a hash.
 //
-// The zero Encoder is ready to use with the default Config; New and Init
-// set another.
+// The zero Encoder is ready to use with the default Config; Init sets
+// another (var e Encoder; e.Init(cfg)).
 type Encoder struct {
 	table    table.Table
 	huffman  fastpath.HuffmanPolicy
@@ -137,13 +137,6 @@ type Encoder struct {
 // where recent holds the field's entry or named says no entry has its
 // name: tests set it to show that skipping those lookups changes no byte.
 var lookupAll = false
-
-// New returns an Encoder with the given configuration.
-func New(c Config) *Encoder {
-	e := new(Encoder)
-	e.Init(c)
-	return e
-}
 
 // Init resets e to a fresh encoder with the given configuration (a new
 // connection). It keeps the memory of its table and scratch buffers, wiped:

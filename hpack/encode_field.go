@@ -8,9 +8,9 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // Representation patterns and prefix lengths (RFC 7541 §6).

@@ -5,8 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // recent remembers the table entries fields matched exactly, by a cheap

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 )
 
 // AppendHuffmanDecode appends the decoding of the Huffman-coded src to dst.
@@ -29,9 +30,22 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	var acc uint64
 	var nb uint
 	i := 0
-	if len(src) >= huffmanSplitMin {
-		var pos int
-		n, pos = huffmanDecodeSplit(out[:min(len(out), start+maxLen)], n, src, 0)
+	last := huffmanLast(src)
+	if len(src) > 0 {
+		pos := 0
+		room := out[:min(len(out), start+maxLen)]
+		if len(src) >= huffmanSplitMin {
+			huffmanSplitOnce.Do(buildHuffmanSplitTable)
+			n, pos = huffmanDecodeSplit(room, n, src, 0)
+		}
+		n, pos = huffmanDecodeGroups(room, n, src, pos, last)
+		// The usual end: the groups decoded up to the padding, which is
+		// valid when it is at most 7 bits, all 1s (EOS's first bits).
+		if left := uint(8*len(src) - pos); left <= 7 {
+			if m := byte(1)<<left - 1; src[len(src)-1]&m == m {
+				return out[:n], nil
+			}
+		}
 		i = pos >> 3
 		if r := uint(pos & 7); r != 0 {
 			acc = uint64(src[i]) << (56 + r)
@@ -43,7 +57,6 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	// a symbol, which only invalid padding makes it do: from then on the
 	// checked steps alone decide where the error is.
 	fast := true
-	last := huffmanLast(src)
 	// Unless maxLen may cut the string short (it decodes to at most 8/5 of
 	// its length), the fast loop writes up to the end of out.
 	capped := 5*maxLen < 8*len(src)
@@ -79,7 +92,7 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 		}
 		var sym int
 		var bits uint
-		if e := huffmanDecodeTable[acc>>48]; e != 0 {
+		if e := huffmanShortTable[acc>>52]; e != 0 {
 			sym = int(e >> 6 & 0xff)
 			bits = uint(huffmanBits[sym])
 		} else {
@@ -115,11 +128,77 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	}
 }
 
+// huffmanDecodeGroups decodes src from bit pos, a symbol boundary, into
+// out[n:], in groups of 4 lookups, while out has 10 bytes of room at n.
+// It returns the new n and pos, and stops after a group that met a window
+// with no symbol: a code longer than 12 bits, EOS, or the padding at the
+// end. The caller decodes the rest (long codes, the end of the room, and
+// any error). last is huffmanLast(src).
+//
+// A group loads the 8 bytes at pos (past the end of src, the bytes left
+// and then 1s): at least 57 bits, of which its 4 lookups take at most 48.
+// An entry of 0 takes no bits and emits nothing, so the lookups after it
+// see it again and the group is just shorter: a check of the last entry
+// ends the loop, and one sum of the entries (their low 6 bits, no carry
+// out of them: 4*12 < 64) advances pos. No code but EOS is all 1s, so a
+// valid string's symbols end before the 1s past its end; a group whose
+// symbols would run into them (bad padding) is dropped, for the checked
+// steps to report.
+//
+// It works on raw pointers, checked once a group by the loop's bounds:
+// with slices, the compiler keeps too little in registers and spills the
+// state.
+func huffmanDecodeGroups(out []byte, n int, src []byte, pos int, last uint64) (int, int) {
+	if n < 0 || pos < 0 || len(out)-n < 10 {
+		return n, pos
+	}
+	t := &huffmanShortTable
+	sp := unsafe.Pointer(unsafe.SliceData(src))
+	op := unsafe.Pointer(unsafe.SliceData(out))
+	// A group reads src[p>>3:p>>3+8] while p>>3 <= whole, and writes
+	// out[k:k+10].
+	whole, lastOut, end := len(src)-8, uint(len(out)-10), uint(8*len(src))
+	p, k := uint(pos), uint(n)
+	for k <= lastOut {
+		var acc uint64
+		if int(p>>3) <= whole {
+			acc = binary.BigEndian.Uint64((*[8]byte)(unsafe.Add(sp, p>>3))[:])
+		} else {
+			acc = huffmanWord(src, int(p>>3), last)
+		}
+		acc <<= p & 7
+		e0 := t[acc>>52]
+		acc <<= e0 & 63
+		e1 := t[acc>>52]
+		acc <<= e1 & 63
+		e2 := t[acc>>52]
+		acc <<= e2 & 63
+		e3 := t[acc>>52]
+		q := p + uint((e0+e1+e2+e3)&63)
+		if q > end {
+			break
+		}
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e0>>6)
+		k += uint(e0 >> 30)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e1>>6)
+		k += uint(e1 >> 30)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e2>>6)
+		k += uint(e2 >> 30)
+		binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(op, k))[:], e3>>6)
+		k += uint(e3 >> 30)
+		p = q
+		if e3 == 0 {
+			break
+		}
+	}
+	return int(k), int(p)
+}
+
 // huffmanDecodeFast is the single-stream hot loop: while out has room for
-// 3 lookups, refill acc with one load from src[i:] and do 3 lookups, which
+// 4 lookups, refill acc with one load from src[i:] and do 4 lookups, which
 // take at most 48 of its 56+ bits. It returns the room left in out, the new
-// i and acc, nb, and stops before a window with no symbol: a long code or
-// EOS. last is huffmanLast(src).
+// i and acc, nb, and stops before a window with no symbol: a code longer
+// than 12 bits, or EOS. last is huffmanLast(src).
 //
 // Past the end of src it reads 1s, so the last bytes need no loop of their
 // own: no code but EOS is all 1s, so after a valid string's last symbol the
@@ -131,19 +210,20 @@ func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 // is kept off it and short. Reslicing out instead of keeping an index
 // leaves few live values, so the compiler keeps acc in a register.
 func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last uint64) (int, int, uint64, uint) {
-	t := &huffmanDecodeTable
+	t := &huffmanShortTable
 	if len(out) >= 10 {
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
 		i += 7 - int(nb>>3) // the whole bytes nb |= 56 adds
 		nb |= 56
 	}
 	for len(out) >= 10 {
-		// The first lookup reads acc before the refill: its 16 bits are
+		// The first lookup reads acc before the refill: its 12 bits are
 		// already there (a group takes at most 48 of the 64 the last
 		// refill left), and the refill only ORs in the same bits, so the
 		// refill's wait for the last group's nb stays off the critical
-		// path.
-		e := t[acc>>48]
+		// path. Each lookup stores 4 bytes and emits at most 2: the
+		// fourth store ends by out[10].
+		e := t[acc>>52]
 		acc |= huffmanWord(src, i, last) >> (nb & 63)
 		i += 7 - int(nb>>3)
 		nb |= 56
@@ -156,7 +236,7 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 		acc <<= e & 63
 		nb -= uint(e & 63)
 
-		e = t[acc>>48]
+		e = t[acc>>52]
 		if e == 0 {
 			return len(out), i, acc, nb
 		}
@@ -165,7 +245,16 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 		acc <<= e & 63
 		nb -= uint(e & 63)
 
-		e = t[acc>>48]
+		e = t[acc>>52]
+		if e == 0 {
+			return len(out), i, acc, nb
+		}
+		binary.LittleEndian.PutUint32(out, e>>6)
+		out = out[e>>30:]
+		acc <<= e & 63
+		nb -= uint(e & 63)
+
+		e = t[acc>>52]
 		if e == 0 {
 			return len(out), i, acc, nb
 		}
@@ -176,12 +265,12 @@ func huffmanDecodeFast(out []byte, src []byte, i int, acc uint64, nb uint, last 
 	}
 	// Near the end of the room: one lookup at a time.
 	for len(out) >= 4 {
-		if nb < 16 {
+		if nb < 12 {
 			acc |= huffmanWord(src, i, last) >> (nb & 63)
 			i += 7 - int(nb>>3)
 			nb |= 56
 		}
-		e := t[acc>>48]
+		e := t[acc>>52]
 		if e == 0 {
 			break
 		}

@@ -115,30 +115,38 @@ func TestHuffmanCodeTable(t *testing.T) {
 	}
 }
 
-// TestHuffmanDecodeTable checks every 16-bit window's entry against a
+// TestHuffmanDecodeTable checks every window's entry of both decoding
+// tables (12 bits, up to 2 symbols; 16 bits, up to 3) against a
 // bit-by-bit decode of that window.
 func TestHuffmanDecodeTable(t *testing.T) {
-	AppendHuffmanDecode(nil, nil, 0) // builds the table
-	for w := 0; w < 1<<16; w++ {
-		var syms []byte
-		used := uint(0)
-		for len(syms) < 3 {
-			sym, l, ok := decodeBitwise(uint32(w), 16, used)
-			if !ok {
-				break
+	huffmanDecodeOnce.Do(buildHuffmanDecodeTable)
+	huffmanSplitOnce.Do(buildHuffmanSplitTable)
+	for _, tab := range []struct {
+		t     []uint32
+		width uint
+		most  int
+	}{{huffmanShortTable[:], 12, 2}, {huffmanDecodeTable[:], 16, 3}} {
+		for w := range tab.t {
+			var syms []byte
+			used := uint(0)
+			for len(syms) < tab.most {
+				sym, l, ok := decodeBitwise(uint32(w), tab.width, used)
+				if !ok {
+					break
+				}
+				syms = append(syms, byte(sym))
+				used += l
 			}
-			syms = append(syms, byte(sym))
-			used += l
-		}
-		e := huffmanDecodeTable[w]
-		count := int(e >> 30)
-		gotUsed := uint(e & 63)
-		var got []byte
-		for k := 0; k < count; k++ {
-			got = append(got, byte(e>>(6+8*k)))
-		}
-		if !bytes.Equal(got, syms) || (count > 0 && gotUsed != used) || (count == 0 && e != 0) {
-			t.Fatalf("window %016b: entry %#08x (syms %x, %d bits), want syms %x, %d bits", w, e, got, gotUsed, syms, used)
+			e := tab.t[w]
+			count := int(e >> 30)
+			gotUsed := uint(e & 63)
+			var got []byte
+			for k := 0; k < count; k++ {
+				got = append(got, byte(e>>(6+8*k)))
+			}
+			if !bytes.Equal(got, syms) || (count > 0 && gotUsed != used) || (count == 0 && e != 0) {
+				t.Fatalf("%d-bit window %0*b: entry %#08x (syms %x, %d bits), want syms %x, %d bits", tab.width, tab.width, w, e, got, gotUsed, syms, used)
+			}
 		}
 	}
 }
@@ -470,11 +478,20 @@ func TestHuffmanAllocs(t *testing.T) {
 }
 
 // BenchmarkHuffmanDecodeTable measures the one-time cost of building the
-// decoding tables, which the first AppendHuffmanDecode pays.
+// 12-bit decoding table, which the first AppendHuffmanDecode pays.
 func BenchmarkHuffmanDecodeTable(b *testing.B) {
 	huffmanDecodeOnce.Do(buildHuffmanDecodeTable)
 	for b.Loop() {
 		buildHuffmanDecodeTable() // rewrites the same values
+	}
+}
+
+// BenchmarkHuffmanSplitTable measures the one-time cost of building the
+// 16-bit table, which the first AppendHuffmanDecode of a long string pays.
+func BenchmarkHuffmanSplitTable(b *testing.B) {
+	huffmanSplitOnce.Do(buildHuffmanSplitTable)
+	for b.Loop() {
+		buildHuffmanSplitTable() // rewrites the same values
 	}
 }
 
