@@ -233,8 +233,15 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 		}
 		t.settle(p, n)
 	}
-	copy(t.arena[p:], name)
-	copy(t.arena[p+len(name):], value)
+	// The arena holds n bytes at p (the array has a byte past its
+	// length for an empty entry at its end), which neither string
+	// overlaps.
+	if n > 0 {
+		_ = t.arena[p+n-1]
+		d := unsafe.Pointer(unsafe.SliceData(t.arena))
+		put(unsafe.Add(d, p), name)
+		put(unsafe.Add(d, p+len(name)), value)
+	}
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
 		// index.add, written out: an encoder's every insert.
