@@ -11,7 +11,7 @@ import (
 // conformance (the command line's suite, which runs the peers) is not core;
 // TestInternalPackagesAreCore keeps a new internal package from escaping.
 var corePackages = []string{
-	"./static/...",
+	"./internal/static/...",
 	"./internal/wire/...",
 	"./internal/table/...",
 	"./internal/memscan/...",

@@ -6,9 +6,8 @@
 //   - [github.com/hqpack/hqpack/qpack]: the QPACK encoder and decoder.
 //   - [github.com/hqpack/hqpack/fastpath]: the field enumerator encoders take
 //     (with a raw numeric Content-Length), the decoder sink, digit
-//     formatting and field validation.
-//   - [github.com/hqpack/hqpack/static]: the HPACK and QPACK static tables
-//     and the field IDs shared by both.
+//     formatting and field validation, and the FieldID of each static-table
+//     name, shared by both codecs (LookupField).
 //
 // The core packages import the standard library only.
 package hqpack

@@ -89,7 +89,7 @@ func hqpackEncode(b *testing.B, e *hpack.Encoder, dst []byte, l *fastpath.FieldL
 func hqpackEncodeRows(b *testing.B, build func(*fastpath.FieldList)) {
 	b.Run("impl=hqpack", func(b *testing.B) {
 		var l fastpath.FieldList
-		e := hpack.New(hpack.Config{})
+		e := newHPACKEncoder(hpack.Config{})
 		dst := make([]byte, 16<<10)
 		build(&l)
 		hqpackEncode(b, e, dst, &l) // warm: the table holds the fields
@@ -101,7 +101,7 @@ func hqpackEncodeRows(b *testing.B, build func(*fastpath.FieldList)) {
 	})
 	b.Run("impl=hqpack-rewind", func(b *testing.B) {
 		var l fastpath.FieldList
-		e := hpack.New(hpack.Config{})
+		e := newHPACKEncoder(hpack.Config{})
 		dst := make([]byte, 16<<10)
 		build(&l)
 		hqpackEncode(b, e, dst, &l)
@@ -149,7 +149,7 @@ func BenchmarkHPACKEncodeRequestPaths(b *testing.B) {
 	rs := requestPaths()
 	b.Run("impl=hqpack", func(b *testing.B) {
 		var l fastpath.FieldList
-		e := hpack.New(hpack.Config{})
+		e := newHPACKEncoder(hpack.Config{})
 		dst := make([]byte, 16<<10)
 		build := func(i int) {
 			l.Reset()
@@ -362,7 +362,7 @@ func BenchmarkHPACKDecodeRequestColdEvicted(b *testing.B) {
 // sent as they are (hqpack's encoder with IndexAll and HuffmanNever). It
 // shows what the decoders spend apart from Huffman decoding.
 func BenchmarkHPACKDecodeRequestColdPlain(b *testing.B) {
-	e := hpack.New(hpack.Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll})
+	e := newHPACKEncoder(hpack.Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll})
 	var l fastpath.FieldList
 	buildRequest(&l)
 	block := e.AppendSection(bytes.Clone(emptyTable), &l)
@@ -399,10 +399,17 @@ func BenchmarkHPACKDecodeRequestWarmTurns(b *testing.B) {
 // client of such a server sees it on a warm connection.
 func BenchmarkHPACKDecodeResponse(b *testing.B) {
 	var l fastpath.FieldList
-	e := hpack.New(hpack.Config{})
+	e := newHPACKEncoder(hpack.Config{})
 	buildResponse(&l)
 	first := e.AppendSection(nil, &l)
 	buildResponse(&l)
 	second := e.AppendSection(nil, &l)
 	benchHPACKDecode(b, first, second, responseStrings())
+}
+
+// newHPACKEncoder returns an hpack.Encoder initialized with c.
+func newHPACKEncoder(c hpack.Config) *hpack.Encoder {
+	e := new(hpack.Encoder)
+	e.Init(c)
+	return e
 }

@@ -66,7 +66,7 @@ func BenchmarkHPACKEncodeResponseVarying(b *testing.B) {
 	ds := datedResponses()
 	b.Run("impl=hqpack", func(b *testing.B) {
 		var l fastpath.FieldList
-		e := hpack.New(hpack.Config{})
+		e := newHPACKEncoder(hpack.Config{})
 		dst := make([]byte, 16<<10)
 		benchRing(b, func(k int) {
 			buildResponseWith(&l, ds[k].date, int64(ds[k].cl))

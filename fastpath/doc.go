@@ -2,8 +2,12 @@
 // share at the boundary with a server: the Enumerator an encoder reads a
 // field section from, with a raw numeric Content-Length that is formatted
 // straight into the output; the Sink a decoder writes fields to; ready
-// implementations of both (FieldList and SinkList); and the policies both
-// encoders take (Indexing, HuffmanPolicy).
+// implementations of both (FieldList and SinkList); the policies both
+// encoders take (Indexing, HuffmanPolicy); the FieldID of each name in the
+// static tables, which decoders report in Flags (LookupField); and the
+// errors both codecs' decoders report (ErrTruncated, ErrInvalidIndex,
+// ErrSectionTooLarge, ErrClosed, ErrMalformedField, ...), defined once
+// here so that one errors.Is serves HPACK and QPACK.
 //
 // Nothing here allocates on the paths a server runs per request or
 // response, once its lists have grown to the sizes it sees:

@@ -1,6 +1,6 @@
 package fastpath
 
-import "github.com/hqpack/hqpack/static"
+import "github.com/hqpack/hqpack/internal/static"
 
 // Flags qualify one field. The low bits are encoder and decoder flags; the
 // high byte carries the static FieldID of the name when it is known.
@@ -24,13 +24,13 @@ const (
 
 const idShift = 24
 
-// ID returns the static FieldID carried in f (static.None when absent).
+// ID returns the static FieldID carried in f (NoField when absent).
 // The FieldID is only the name: for an encoder the value still decides
 // whether a static entry matches exactly.
-func (f Flags) ID() static.FieldID { return static.FieldID(f >> idShift) }
+func (f Flags) ID() FieldID { return static.FieldID(f >> idShift) }
 
 // WithID returns f carrying id.
-func (f Flags) WithID(id static.FieldID) Flags { return f&(1<<idShift-1) | Flags(id)<<idShift }
+func (f Flags) WithID(id FieldID) Flags { return f&(1<<idShift-1) | Flags(id)<<idShift }
 
 // Enumerator iterates over one field section for an encoder. Field and
 // ContentLength describe the current field and may be called any number of

@@ -3,7 +3,7 @@ package fastpath
 import (
 	"strconv"
 
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // contentLengthFlags are the flags of a raw Content-Length: its static
@@ -40,8 +40,9 @@ func (l *FieldList) Add(name, value string, f Flags) {
 }
 
 // AddID appends a field whose name is the static-table name id, carrying id
-// in its flags. id must be a valid FieldID other than static.None.
-func (l *FieldList) AddID(id static.FieldID, value string, f Flags) {
+// in its flags. id must be a valid FieldID other than NoField (see
+// LookupField).
+func (l *FieldList) AddID(id FieldID, value string, f Flags) {
 	name := id.Name()
 	if name == "" {
 		panic("fastpath: AddID with a FieldID that has no name: " + id.String())
@@ -99,7 +100,7 @@ func (l *FieldList) Next() bool {
 
 // Field returns the current field. For a raw Content-Length the name is
 // "content-length", the value is empty and f carries NoIndex and
-// static.ContentLength. Outside the list it returns zero values.
+// the FieldID of content-length. Outside the list it returns zero values.
 func (l *FieldList) Field() (name, value string, f Flags) {
 	if i := l.next - 1; uint(i) < uint(len(l.fields)) {
 		p := &l.fields[i]

@@ -1,9 +1,10 @@
 package fastpath
 
-// Default bounds of what a SinkList keeps between sections.
+// Default bounds of what a SinkList keeps between sections: a request's
+// fields in a busy server fit, a rare large one is let go.
 const (
-	DefaultKeepFields = 64
-	DefaultKeepBytes  = 16 << 10
+	defaultKeepFields = 64
+	defaultKeepBytes  = 16 << 10
 )
 
 // SinkList is a ready decoder Sink: a reusable field list whose names and
@@ -13,7 +14,8 @@ const (
 // Reset keeps the field slice and the arena for the next section, but only
 // up to a bound: whatever grew past it is released, so one huge section
 // from a peer does not pin memory for the life of a connection. The zero
-// SinkList keeps DefaultKeepFields fields and DefaultKeepBytes bytes.
+// SinkList keeps the default bounds: 64 fields and 16 KiB of names and
+// values.
 type SinkList struct {
 	arena  []byte
 	fields []sinkField
@@ -31,10 +33,20 @@ type sinkField struct {
 }
 
 // NewSinkList returns an empty SinkList that keeps up to keepFields fields
-// and keepBytes bytes of names and values between sections. Negative
-// bounds are taken as 0: keep nothing.
+// and keepBytes bytes of names and values between sections. A bound of 0
+// is the default (64 fields, 16 KiB), as in the zero SinkList, so
+// NewSinkList(0, 0) is new(SinkList); a negative bound keeps nothing.
 func NewSinkList(keepFields, keepBytes int) *SinkList {
-	return &SinkList{keepFields: max(keepFields, 0), keepBytes: max(keepBytes, 0), limited: true}
+	return &SinkList{keepFields: keepBound(keepFields, defaultKeepFields), keepBytes: keepBound(keepBytes, defaultKeepBytes), limited: true}
+}
+
+// keepBound is NewSinkList's reading of a bound: 0 the default, negative
+// none.
+func keepBound(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return max(n, 0)
 }
 
 // Field appends a copy of the field. It never fails.
@@ -79,7 +91,7 @@ func (s *SinkList) Bytes() int { return len(s.arena) }
 // arena are kept when within the bounds; a part that grew past its bound
 // is replaced by a fresh one of the bound's capacity.
 func (s *SinkList) Reset() {
-	keepFields, keepBytes := DefaultKeepFields, DefaultKeepBytes
+	keepFields, keepBytes := defaultKeepFields, defaultKeepBytes
 	if s.limited {
 		keepFields, keepBytes = s.keepFields, s.keepBytes
 	}

@@ -120,7 +120,9 @@ func TestSinkListRelease(t *testing.T) {
 		keep       caps
 		big, small [2]int // fields, value length
 	}{
-		{"zero value", &SinkList{}, caps{DefaultKeepFields, DefaultKeepBytes}, [2]int{1000, 100}, [2]int{20, 100}},
+		{"zero value", &SinkList{}, caps{defaultKeepFields, defaultKeepBytes}, [2]int{1000, 100}, [2]int{20, 100}},
+		{"NewSinkList(0, 0)", NewSinkList(0, 0), caps{defaultKeepFields, defaultKeepBytes}, [2]int{1000, 100}, [2]int{20, 100}},
+		{"NewSinkList(0, -1)", NewSinkList(0, -1), caps{defaultKeepFields, 0}, [2]int{1000, 1}, [2]int{0, 0}},
 		{"NewSinkList(4, 64)", NewSinkList(4, 64), caps{4, 64}, [2]int{10, 10}, [2]int{3, 5}},
 		{"NewSinkList(-1, -1)", NewSinkList(-1, -1), caps{0, 0}, [2]int{2, 1}, [2]int{0, 0}},
 	} {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // FuzzHPACKDecode decodes a connection's worth of field sections, with
@@ -130,7 +130,7 @@ func newHPACKDiff(setting uint16, opts uint8) *hpackDiff {
 	d.ours.Init(d.cfg)
 	d.reOurs.Init(hpack.DecoderConfig{MaxSectionSize: 1 << 22})
 	d.reDefault = opts&0x80 != 0
-	d.enc = hpack.New(hpack.Config{Indexing: []fastpath.Indexing{fastpath.IndexAll, fastpath.IndexDefault}[opts>>7],
+	d.enc = newHPACKEncoder(hpack.Config{Indexing: []fastpath.Indexing{fastpath.IndexAll, fastpath.IndexDefault}[opts>>7],
 		Huffman: fastpath.HuffmanPolicy(setting % 3)})
 	return d
 }
@@ -221,11 +221,11 @@ func (d *hpackDiff) allowedOursOnly(err error, scan hpackScan, theirs []field, c
 		return "§4.2: more than two size updates"
 	case errors.Is(err, hpack.ErrSizeUpdate) && int(d.low) < capBefore && (len(scan.updates) == 0 || scan.updates[0] > uint64(d.low)):
 		return "§4.2: no size update down to the lowered setting"
-	case errors.Is(err, hpack.ErrSectionTooLarge) && sectionSize(theirs) > d.cfg.MaxSectionSize:
+	case errors.Is(err, fastpath.ErrSectionTooLarge) && sectionSize(theirs) > d.cfg.MaxSectionSize:
 		return "§7.4 / RFC 9113 §6.5.2: section size limit"
-	case errors.Is(err, hpack.ErrStringTooLong) && scan.longestString > uint64(d.maxString()):
+	case errors.Is(err, fastpath.ErrStringTooLong) && scan.longestString > uint64(d.maxString()):
 		return "§7.4: string length limit (on the wire length)"
-	case errors.Is(err, hpack.ErrStringTooLong):
+	case errors.Is(err, fastpath.ErrStringTooLong):
 		for _, f := range theirs {
 			if len(f.Name) > d.maxString() || len(f.Value) > d.maxString() {
 				return "§7.4: string length limit (decoded)"
@@ -283,9 +283,9 @@ func feedHPACK(d *hpack.Decoder, sec []byte, cut int, s fastpath.Sink) error {
 
 // hpackCauses are the causes a decoding failure may wrap.
 var hpackCauses = []error{
-	hpack.ErrTruncated, hpack.ErrIntegerOverflow, hpack.ErrStringTooLong, hpack.ErrHuffmanEOS,
-	hpack.ErrHuffmanPaddingLength, hpack.ErrHuffmanPaddingBits, hpack.ErrInvalidIndex,
-	hpack.ErrSizeUpdate, hpack.ErrSectionTooLarge,
+	fastpath.ErrTruncated, fastpath.ErrIntegerOverflow, fastpath.ErrStringTooLong, fastpath.ErrHuffmanEOS,
+	fastpath.ErrHuffmanPaddingLength, fastpath.ErrHuffmanPaddingBits, fastpath.ErrInvalidIndex,
+	hpack.ErrSizeUpdate, fastpath.ErrSectionTooLarge,
 }
 
 // checkHPACKError checks that err is a typed COMPRESSION_ERROR with a known
@@ -300,7 +300,7 @@ func checkHPACKError(t *testing.T, where string, d *hpack.Decoder, err error, n 
 	if !slices.ContainsFunc(hpackCauses, func(c error) bool { return errors.Is(err, c) }) {
 		t.Fatalf("%s: error %v has no known cause", where, err)
 	}
-	if later := d.Decode([]byte{0x82}, &sink{}); !errors.Is(later, hpack.ErrClosed) {
+	if later := d.Decode([]byte{0x82}, &sink{}); !errors.Is(later, fastpath.ErrClosed) {
 		t.Fatalf("%s: after %v, the next section gives %v", where, err, later)
 	}
 }

@@ -92,7 +92,7 @@ func hpackRoundTripInput(t *testing.T, data []byte) {
 }
 
 func hpackRoundTrip(t *testing.T, conf hpack.Config, steps []hpackStep) {
-	enc := hpack.New(conf)
+	enc := newHPACKEncoder(conf)
 	var dec hpack.Decoder
 	dec.Init(hpack.DecoderConfig{MaxSectionSize: 1 << 22})
 	theirs := xhpack.NewDecoder(4096, nil)
@@ -210,4 +210,11 @@ func sameHPACKTables(t *testing.T, where string, enc *hpack.Encoder, dec *hpack.
 			t.Fatalf("%s: entry %d: encoder %q: %q, decoder %v: %v", where, i, en, ev, dn, dv)
 		}
 	}
+}
+
+// newHPACKEncoder returns an hpack.Encoder initialized with c.
+func newHPACKEncoder(c hpack.Config) *hpack.Encoder {
+	e := new(hpack.Encoder)
+	e.Init(c)
+	return e
 }

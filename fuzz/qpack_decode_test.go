@@ -9,6 +9,7 @@ import (
 
 	quicqpack "github.com/quic-go/qpack"
 
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/qpack"
 )
 
@@ -78,7 +79,7 @@ func qpackDecodeScript(t *testing.T, cfg uint8, data []byte) {
 	}
 	maxSection := c.MaxSectionSize
 	if maxSection == 0 {
-		maxSection = qpack.DefaultMaxSectionSize
+		maxSection = 64 << 10 // the default
 	}
 	var d qpack.Decoder
 	d.Init(c)
@@ -109,7 +110,7 @@ func qpackDecodeScript(t *testing.T, cfg uint8, data []byte) {
 			static.compare(t, q.where, p)
 		case 2:
 			err := d.CancelStream(stream)
-			if err != nil && !(q.closed && errors.Is(err, qpack.ErrClosed)) {
+			if err != nil && !(q.closed && errors.Is(err, fastpath.ErrClosed)) {
 				t.Fatalf("%s: CancelStream: %v", q.where, err)
 			}
 			delete(q.held, stream)
@@ -210,9 +211,9 @@ func (q *qpackChecker) refPrefix(p []byte, maxEntries uint64) prefixWant {
 
 func refCause(err error) error {
 	if err == errRefTruncated {
-		return qpack.ErrTruncated
+		return fastpath.ErrTruncated
 	}
-	return qpack.ErrIntegerOverflow
+	return fastpath.ErrIntegerOverflow
 }
 
 // section checks the outcome of DecodeSection against the prefix.
@@ -242,7 +243,7 @@ func (q *qpackChecker) section(stream uint64, want prefixWant, blocked bool, err
 		}
 	case want.ric > want.inserts:
 		// Blocked, unless over a limit.
-		if !blocked && !errors.Is(err, qpack.ErrTooManyBlocked) && !errors.Is(err, qpack.ErrSectionTooLarge) {
+		if !blocked && !errors.Is(err, qpack.ErrTooManyBlocked) && !errors.Is(err, fastpath.ErrSectionTooLarge) {
 			t.Fatalf("%s: Required Insert Count %d with %d inserts: blocked %v, %v", q.where, want.ric, want.inserts, blocked, err)
 		}
 	case blocked:
@@ -259,11 +260,11 @@ func (q *qpackChecker) section(stream uint64, want prefixWant, blocked bool, err
 // qpackMessageCauses are the stream errors' causes, qpackCauses the
 // others'.
 var (
-	qpackMessageCauses = []error{qpack.ErrMalformedField, qpack.ErrSectionTooLarge, qpack.ErrStringTooLong, qpack.ErrTooManyFields}
+	qpackMessageCauses = []error{fastpath.ErrMalformedField, fastpath.ErrSectionTooLarge, fastpath.ErrStringTooLong, qpack.ErrTooManyFields}
 	qpackCauses        = []error{
-		qpack.ErrTruncated, qpack.ErrIntegerOverflow, qpack.ErrHuffmanEOS, qpack.ErrHuffmanPaddingLength,
-		qpack.ErrHuffmanPaddingBits, qpack.ErrInvalidIndex, qpack.ErrRequiredInsertCount, qpack.ErrCapacity,
-		qpack.ErrTooManyBlocked, qpack.ErrBufferLimit, qpack.ErrStringTooLong,
+		fastpath.ErrTruncated, fastpath.ErrIntegerOverflow, fastpath.ErrHuffmanEOS, fastpath.ErrHuffmanPaddingLength,
+		fastpath.ErrHuffmanPaddingBits, fastpath.ErrInvalidIndex, qpack.ErrRequiredInsertCount, qpack.ErrCapacity,
+		qpack.ErrTooManyBlocked, qpack.ErrBufferLimit, fastpath.ErrStringTooLong,
 	}
 )
 
@@ -279,7 +280,7 @@ func (q *qpackChecker) sectionErr(err error) {
 	case err == nil, err == qpack.ErrStreamBlocked:
 		return
 	case q.closed:
-		if !errors.Is(err, qpack.ErrClosed) {
+		if !errors.Is(err, fastpath.ErrClosed) {
 			t.Fatalf("%s: after a connection error: %v", q.where, err)
 		}
 		return
@@ -308,7 +309,7 @@ func (q *qpackChecker) encoderStream(err error) {
 	case err == nil:
 		return
 	case q.closed:
-		if !errors.Is(err, qpack.ErrClosed) {
+		if !errors.Is(err, fastpath.ErrClosed) {
 			t.Fatalf("%s: after a connection error: %v", q.where, err)
 		}
 		return
@@ -325,10 +326,10 @@ func (q *qpackChecker) checkClosed() {
 		return
 	}
 	t, d := q.t, q.d
-	if err := d.ReadEncoderStream([]byte{0x00}); !errors.Is(err, qpack.ErrClosed) {
+	if err := d.ReadEncoderStream([]byte{0x00}); !errors.Is(err, fastpath.ErrClosed) {
 		t.Fatalf("%s: ReadEncoderStream after a connection error: %v", q.where, err)
 	}
-	if _, err := d.DecodeSection(1<<40, []byte{0, 0, 0xc0}, &sink{}); !errors.Is(err, qpack.ErrClosed) {
+	if _, err := d.DecodeSection(1<<40, []byte{0, 0, 0xc0}, &sink{}); !errors.Is(err, fastpath.ErrClosed) {
 		t.Fatalf("%s: DecodeSection after a connection error: %v", q.where, err)
 	}
 	if out := d.AppendDecoderStream(nil); len(out) > 0 {

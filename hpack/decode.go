@@ -5,9 +5,9 @@ import (
 	"math"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // decMaxTable bounds table sizes and string lengths so that they stay ints
@@ -17,10 +17,10 @@ const decMaxTable = math.MaxInt32
 // decKeep is the most scratch memory a Decoder keeps between sections.
 const decKeep = 16 << 10
 
-// DefaultMaxSectionSize is the default bound on a decoded field section:
+// defaultMaxSectionSize is the default bound on a decoded field section:
 // 64 KiB of name + value + 32 per field, the size nghttp2 and most proxies
 // accept before answering 431.
-const DefaultMaxSectionSize = 64 << 10
+const defaultMaxSectionSize = 64 << 10
 
 // DecoderConfig configures a Decoder. The zero DecoderConfig is the
 // default: HTTP/2's initial 4096-octet table, 64 KiB sections, strings up
@@ -40,7 +40,7 @@ type DecoderConfig struct {
 	// len(name) + len(value) + 32, our SETTINGS_MAX_HEADER_LIST_SIZE (RFC
 	// 9113 §6.5.2). It is counted as fields arrive, so a section that
 	// references one large entry thousands of times stops at the limit.
-	// 0 means DefaultMaxSectionSize; math.MaxInt means no limit.
+	// 0 means 64 KiB; math.MaxInt means no limit.
 	MaxSectionSize int
 	// MaxStringLength bounds each name and value, checked on the wire
 	// length before any Huffman decoding and again on the decoded length.
@@ -64,13 +64,13 @@ type DecoderConfig struct {
 // Fields go to a fastpath.Sink as they are decoded. Names and values are
 // byte slices that alias the input, the dynamic table, a scratch buffer or
 // the static table, valid until the Sink's Field returns. Their Flags carry
-// NeverIndex for never-indexed literals and the name's static.FieldID
+// NeverIndex for never-indexed literals and the name's fastpath.FieldID
 // whenever the name is a static-table name.
 //
-// Errors: an *Error whose ConnectionError is true (COMPRESSION_ERROR,
-// final: every later call fails with ErrClosed), or a stream-level error
-// for the section alone: an *Error with ErrCodeProtocol when validation is
-// on, or an error the Sink returned.
+// Errors: an *Error whose ConnectionError is true (COMPRESSION_ERROR, final:
+// every later call fails with fastpath.ErrClosed), or a stream-level error for
+// the section alone: an *Error with ErrCodeProtocol when validation is on, or
+// an error the Sink returned.
 type Decoder struct {
 	tab       table.Table
 	ready     bool
@@ -116,7 +116,7 @@ func (d *Decoder) Init(c DecoderConfig) {
 	d.lowTable = d.maxTable
 	d.maxSect = c.MaxSectionSize
 	if d.maxSect <= 0 {
-		d.maxSect = DefaultMaxSectionSize
+		d.maxSect = defaultMaxSectionSize
 	}
 	d.maxString = c.MaxStringLength
 	if d.maxString <= 0 {
@@ -274,16 +274,16 @@ func (d *Decoder) Write(fragment []byte, sink fastpath.Sink) error {
 }
 
 // End ends the field section that Write was given. It fails with
-// ErrTruncated when the section ended inside a representation, and returns
-// the section's stream-level error, if any. The decoder is then ready for
-// the next section.
+// fastpath.ErrTruncated when the section ended inside a representation, and
+// returns the section's stream-level error, if any. The decoder is then ready
+// for the next section.
 func (d *Decoder) End() error {
 	if d.err != nil {
 		return d.closed()
 	}
 	d.init()
 	if len(d.buf) > 0 {
-		return d.fail(d.pos, ErrTruncated)
+		return d.fail(d.pos, fastpath.ErrTruncated)
 	}
 	// A section with no field still owes the size update (RFC 7541 §4.2:
 	// the first header block after the change starts with it).
@@ -373,7 +373,7 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 		left--
 		if room|left < 0 {
 			d.used, d.fields = d.maxSect-room, d.maxFields-left
-			return n, ErrSectionTooLarge
+			return n, fastpath.ErrSectionTooLarge
 		}
 		if err := sink.Field(name, value, fastpath.Flags(0).WithID(id)); err != nil {
 			// Delivery stops: the rest of the section takes the slow path.
@@ -513,7 +513,7 @@ func (d *Decoder) emit(name, value []byte, f fastpath.Flags, sink fastpath.Sink)
 // error, which stops delivery for the rest of the section.
 func (d *Decoder) emitSlow(name, value []byte, f fastpath.Flags, sink fastpath.Sink) error {
 	if d.used > d.maxSect || d.fields > d.maxFields {
-		return ErrSectionTooLarge
+		return fastpath.ErrSectionTooLarge
 	}
 	if d.stream != nil {
 		return nil
@@ -593,7 +593,7 @@ func (d *Decoder) stringLen(p []byte) (total, least int, err error) {
 		return 0, 0, err
 	}
 	if l > uint64(d.maxString) {
-		return 0, 0, ErrStringTooLong
+		return 0, 0, fastpath.ErrStringTooLong
 	}
 	if p[0]&0x80 == 0 {
 		return k + int(l), int(l), nil
@@ -602,11 +602,11 @@ func (d *Decoder) stringLen(p []byte) (total, least int, err error) {
 	return k + int(l), int(l) * 8 / 30, nil
 }
 
-// fits reports ErrSectionTooLarge when a field of at least least bytes
+// fits reports fastpath.ErrSectionTooLarge when a field of at least least bytes
 // cannot fit in what is left of the section.
 func (d *Decoder) fits(least int) error {
 	if d.used+least+table.Overhead > d.maxSect {
-		return ErrSectionTooLarge
+		return fastpath.ErrSectionTooLarge
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 package hpack
 
-import "github.com/hqpack/hqpack/static"
+import "github.com/hqpack/hqpack/internal/static"
 
 // decStaticEntry is a static-table entry as the decoder hands it out.
 type decStaticEntry struct {

@@ -22,13 +22,13 @@ func TestDecodeBomb(t *testing.T) {
 	var d Decoder
 	var c codectest.Counter
 	err := d.Decode(block, &c)
-	if !errors.Is(err, ErrSectionTooLarge) {
+	if !errors.Is(err, fastpath.ErrSectionTooLarge) {
 		t.Fatalf("bomb: %v", err)
 	}
 	// 64 KiB holds 16 fields of 4096: the 17th (the 16th reference) fails.
 	var e *Error
 	errors.As(err, &e)
-	if c.Fields != 16 || c.Bytes > DefaultMaxSectionSize || e.Offset != head+15 {
+	if c.Fields != 16 || c.Bytes > defaultMaxSectionSize || e.Offset != head+15 {
 		t.Fatalf("bomb: %d fields, %d bytes delivered, stopped at offset %d", c.Fields, c.Bytes, e.Offset)
 	}
 	if d.work.parsed > head+16 {
@@ -45,7 +45,7 @@ func TestDecodeEmptyFields(t *testing.T) {
 	var c codectest.Counter
 	err := d.Decode(block, &c)
 	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrSectionTooLarge) || c.Fields != 8192 || e.Offset != 3*8192 {
+	if !errors.As(err, &e) || !errors.Is(err, fastpath.ErrSectionTooLarge) || c.Fields != 8192 || e.Offset != 3*8192 {
 		t.Fatalf("empty fields: %v after %d fields", err, c.Fields)
 	}
 	// One fewer fits exactly.
@@ -110,13 +110,13 @@ func TestDecodeStreamBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	block = decLit(nil, decWithout, 0, "n", strings.Repeat("v", 1001), wire.HuffmanNever)
-	if err := d.Write(block[:6], codectest.Discard{}); !errors.Is(err, ErrStringTooLong) {
+	if err := d.Write(block[:6], codectest.Discard{}); !errors.Is(err, fastpath.ErrStringTooLong) {
 		t.Fatalf("over-long string: %v", err)
 	}
 	// A raw value that cannot fit the section is refused before its bytes.
 	d.Init(DecoderConfig{MaxSectionSize: 500})
 	block = decLit(nil, decWithout, 0, "n", strings.Repeat("v", 470), wire.HuffmanNever)
-	if err := d.Write(block[:6], codectest.Discard{}); !errors.Is(err, ErrSectionTooLarge) || cap(d.buf) > 0 {
+	if err := d.Write(block[:6], codectest.Discard{}); !errors.Is(err, fastpath.ErrSectionTooLarge) || cap(d.buf) > 0 {
 		t.Fatalf("value over the section size: %v (buffered %d)", err, cap(d.buf))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/codectest"
 	"github.com/hqpack/hqpack/internal/wire"
 )
@@ -62,27 +63,27 @@ func TestDecodeErrors(t *testing.T) {
 		want  error
 		off   int
 	}{
-		{"truncated index", DecoderConfig{}, 0, decBytes(0x82, 0xff), ErrTruncated, 1},
-		{"truncated literal", DecoderConfig{}, 0, decBytes(0x82, 0x41, 0x05, "ab"), ErrTruncated, 1},
-		{"truncated name", DecoderConfig{}, 0, decBytes(0x40, 0x05, "ab"), ErrTruncated, 0},
-		{"index overflow", DecoderConfig{}, 0, decBytes(0xff, bytes.Repeat([]byte{0xff}, 8), 0x7f), ErrIntegerOverflow, 0},
-		{"overlong zero continuation", DecoderConfig{}, 0, decBytes(0x82, 0xff, bytes.Repeat([]byte{0x80}, 9), 0x00), ErrIntegerOverflow, 1},
-		{"string length overflow", DecoderConfig{}, 0, decBytes(0x00, 0x7f, bytes.Repeat([]byte{0xff}, 9), 0x01), ErrIntegerOverflow, 0},
-		{"size update overflow", DecoderConfig{}, 0, decBytes(0x3f, bytes.Repeat([]byte{0xff}, 9), 0x01), ErrIntegerOverflow, 0},
-		{"name too long", DecoderConfig{MaxStringLength: 10}, 0, decLit(nil, decWithout, 0, long, "v", wire.HuffmanNever), ErrStringTooLong, 0},
-		{"value too long", DecoderConfig{MaxStringLength: 10}, 0, decLit(nil, decWithout, 1, "", long, wire.HuffmanNever), ErrStringTooLong, 0},
+		{"truncated index", DecoderConfig{}, 0, decBytes(0x82, 0xff), fastpath.ErrTruncated, 1},
+		{"truncated literal", DecoderConfig{}, 0, decBytes(0x82, 0x41, 0x05, "ab"), fastpath.ErrTruncated, 1},
+		{"truncated name", DecoderConfig{}, 0, decBytes(0x40, 0x05, "ab"), fastpath.ErrTruncated, 0},
+		{"index overflow", DecoderConfig{}, 0, decBytes(0xff, bytes.Repeat([]byte{0xff}, 8), 0x7f), fastpath.ErrIntegerOverflow, 0},
+		{"overlong zero continuation", DecoderConfig{}, 0, decBytes(0x82, 0xff, bytes.Repeat([]byte{0x80}, 9), 0x00), fastpath.ErrIntegerOverflow, 1},
+		{"string length overflow", DecoderConfig{}, 0, decBytes(0x00, 0x7f, bytes.Repeat([]byte{0xff}, 9), 0x01), fastpath.ErrIntegerOverflow, 0},
+		{"size update overflow", DecoderConfig{}, 0, decBytes(0x3f, bytes.Repeat([]byte{0xff}, 9), 0x01), fastpath.ErrIntegerOverflow, 0},
+		{"name too long", DecoderConfig{MaxStringLength: 10}, 0, decLit(nil, decWithout, 0, long, "v", wire.HuffmanNever), fastpath.ErrStringTooLong, 0},
+		{"value too long", DecoderConfig{MaxStringLength: 10}, 0, decLit(nil, decWithout, 1, "", long, wire.HuffmanNever), fastpath.ErrStringTooLong, 0},
 		{"huffman value decodes too long", DecoderConfig{MaxStringLength: 10}, 0,
-			decLit(nil, decWithout, 1, "", strings.Repeat("a", 14), wire.HuffmanAlways), ErrStringTooLong, 0},
-		{"too long before truncation", DecoderConfig{MaxStringLength: 10}, 0, decBytes(0x00, 0x0b, "ab"), ErrStringTooLong, 0},
-		{"huffman EOS", DecoderConfig{}, 0, decBytes(0x01, 0x84, 0xff, 0xff, 0xff, 0xff), ErrHuffmanEOS, 0},
+			decLit(nil, decWithout, 1, "", strings.Repeat("a", 14), wire.HuffmanAlways), fastpath.ErrStringTooLong, 0},
+		{"too long before truncation", DecoderConfig{MaxStringLength: 10}, 0, decBytes(0x00, 0x0b, "ab"), fastpath.ErrStringTooLong, 0},
+		{"huffman EOS", DecoderConfig{}, 0, decBytes(0x01, 0x84, 0xff, 0xff, 0xff, 0xff), fastpath.ErrHuffmanEOS, 0},
 		// 'a' is 00011: then 11 one-bits of padding.
-		{"huffman padding over 7 bits", DecoderConfig{}, 0, decBytes(0x01, 0x82, 0x1f, 0xff), ErrHuffmanPaddingLength, 0},
-		{"huffman zero padding", DecoderConfig{}, 0, decBytes(0x01, 0x81, 0x18), ErrHuffmanPaddingBits, 0},
-		{"index 0", DecoderConfig{}, 0, decBytes(0x82, 0x80), ErrInvalidIndex, 1},
-		{"index past static", DecoderConfig{}, 0, decBytes(0xbe), ErrInvalidIndex, 0},
-		{"name index past static", DecoderConfig{}, 0, decBytes(0x7e, 0x00), ErrInvalidIndex, 0},
+		{"huffman padding over 7 bits", DecoderConfig{}, 0, decBytes(0x01, 0x82, 0x1f, 0xff), fastpath.ErrHuffmanPaddingLength, 0},
+		{"huffman zero padding", DecoderConfig{}, 0, decBytes(0x01, 0x81, 0x18), fastpath.ErrHuffmanPaddingBits, 0},
+		{"index 0", DecoderConfig{}, 0, decBytes(0x82, 0x80), fastpath.ErrInvalidIndex, 1},
+		{"index past static", DecoderConfig{}, 0, decBytes(0xbe), fastpath.ErrInvalidIndex, 0},
+		{"name index past static", DecoderConfig{}, 0, decBytes(0x7e, 0x00), fastpath.ErrInvalidIndex, 0},
 		{"name index past dynamic", DecoderConfig{}, 0,
-			decLit(decLit(nil, decIncremental, 1, "", "x", wire.HuffmanNever), decWithout, 63, "", "y", wire.HuffmanNever), ErrInvalidIndex, 3},
+			decLit(decLit(nil, decIncremental, 1, "", "x", wire.HuffmanNever), decWithout, 63, "", "y", wire.HuffmanNever), fastpath.ErrInvalidIndex, 3},
 		{"update after field", DecoderConfig{}, 0, decUpdate(decBytes(0x82), 0), ErrSizeUpdate, 1},
 		{"update above setting", DecoderConfig{}, 0, decUpdate(nil, 4097), ErrSizeUpdate, 0},
 		{"update above small setting", DecoderConfig{MaxTableSize: 100}, 0, decUpdate(nil, 101), ErrSizeUpdate, 0},
@@ -91,8 +92,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"missing update after lowering to 0", DecoderConfig{}, -1, decBytes(0x82), ErrSizeUpdate, 0},
 		{"empty section after lowering", DecoderConfig{}, 100, nil, ErrSizeUpdate, 0},
 		{"update above lowered setting", DecoderConfig{}, 100, decUpdate(nil, 101), ErrSizeUpdate, 0},
-		{"section too large", DecoderConfig{MaxSectionSize: 100}, 0, decBytes(0x82, 0x84, 0x86), ErrSectionTooLarge, 2},
-		{"too many fields", DecoderConfig{MaxFields: 2}, 0, decBytes(0x82, 0x84, 0x86), ErrSectionTooLarge, 2},
+		{"section too large", DecoderConfig{MaxSectionSize: 100}, 0, decBytes(0x82, 0x84, 0x86), fastpath.ErrSectionTooLarge, 2},
+		{"too many fields", DecoderConfig{MaxFields: 2}, 0, decBytes(0x82, 0x84, 0x86), fastpath.ErrSectionTooLarge, 2},
 	}
 	for _, c := range cases {
 		for _, frag := range []bool{false, true} {
@@ -127,8 +128,8 @@ func TestDecodeErrors(t *testing.T) {
 			}
 			// A connection error is final.
 			for _, later := range []error{d.Decode([]byte{0x82}, codectest.Discard{}), d.Write([]byte{0x82}, codectest.Discard{}), d.End()} {
-				if !errors.Is(later, ErrClosed) || !errors.Is(later, c.want) {
-					t.Errorf("%s: later call: %v, want ErrClosed wrapping %v", c.name, later, c.want)
+				if !errors.Is(later, fastpath.ErrClosed) || !errors.Is(later, c.want) {
+					t.Errorf("%s: later call: %v, want fastpath.ErrClosed wrapping %v", c.name, later, c.want)
 				}
 			}
 		}
@@ -225,16 +226,16 @@ func TestDecodeMalformed(t *testing.T) {
 		want  error
 		off   int
 	}{
-		{"uppercase name", decLit(nil, decIncremental, 0, "X-Upper", "v", wire.HuffmanNever), ErrInvalidFieldName, 0},
-		{"empty name", decLit(nil, decWithout, 0, "", "v", wire.HuffmanNever), ErrInvalidFieldName, 0},
-		{"space in name", decLit(nil, decWithout, 0, "a b", "v", wire.HuffmanAlways), ErrInvalidFieldName, 0},
-		{"unknown pseudo-header", decLit(nil, decWithout, 0, ":foo", "v", wire.HuffmanNever), ErrInvalidFieldName, 0},
-		{"NUL in value", decLit(nil, decIncremental, 0, "a", "x\x00y", wire.HuffmanNever), ErrInvalidFieldValue, 0},
-		{"CR in value", decLit(nil, decWithout, 58, "", "x\ry", wire.HuffmanAlways), ErrInvalidFieldValue, 0},
-		{"leading space", decLit(nil, decWithout, 58, "", " x", wire.HuffmanNever), ErrInvalidFieldValue, 0},
-		{"trailing tab", decLit(nil, decWithout, 58, "", "x\t", wire.HuffmanNever), ErrInvalidFieldValue, 0},
-		{"pseudo after regular", decBytes(0x82, 0x90, 0x84), ErrPseudoAfterRegular, 2},
-		{"literal pseudo after regular", decLit(decBytes(0x90), decWithout, 0, ":protocol", "websocket", wire.HuffmanNever), ErrPseudoAfterRegular, 1},
+		{"uppercase name", decLit(nil, decIncremental, 0, "X-Upper", "v", wire.HuffmanNever), fastpath.ErrInvalidFieldName, 0},
+		{"empty name", decLit(nil, decWithout, 0, "", "v", wire.HuffmanNever), fastpath.ErrInvalidFieldName, 0},
+		{"space in name", decLit(nil, decWithout, 0, "a b", "v", wire.HuffmanAlways), fastpath.ErrInvalidFieldName, 0},
+		{"unknown pseudo-header", decLit(nil, decWithout, 0, ":foo", "v", wire.HuffmanNever), fastpath.ErrInvalidFieldName, 0},
+		{"NUL in value", decLit(nil, decIncremental, 0, "a", "x\x00y", wire.HuffmanNever), fastpath.ErrInvalidFieldValue, 0},
+		{"CR in value", decLit(nil, decWithout, 58, "", "x\ry", wire.HuffmanAlways), fastpath.ErrInvalidFieldValue, 0},
+		{"leading space", decLit(nil, decWithout, 58, "", " x", wire.HuffmanNever), fastpath.ErrInvalidFieldValue, 0},
+		{"trailing tab", decLit(nil, decWithout, 58, "", "x\t", wire.HuffmanNever), fastpath.ErrInvalidFieldValue, 0},
+		{"pseudo after regular", decBytes(0x82, 0x90, 0x84), fastpath.ErrPseudoAfterRegular, 2},
+		{"literal pseudo after regular", decLit(decBytes(0x90), decWithout, 0, ":protocol", "websocket", wire.HuffmanNever), fastpath.ErrPseudoAfterRegular, 1},
 	}
 	for _, c := range cases {
 		var d Decoder
@@ -244,7 +245,7 @@ func TestDecodeMalformed(t *testing.T) {
 		block := append(append([]byte(nil), c.block...), decLit(nil, decIncremental, 0, "after", "ok", wire.HuffmanNever)...)
 		var got codectest.Recorder
 		err := d.Decode(block, &got)
-		if !errors.Is(err, ErrMalformedField) || !errors.Is(err, c.want) {
+		if !errors.Is(err, fastpath.ErrMalformedField) || !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 			continue
 		}

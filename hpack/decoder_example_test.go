@@ -6,7 +6,6 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
 )
 
 // The request of RFC 7541 C.3.1: indexed fields and a literal that enters
@@ -36,8 +35,11 @@ func ExampleDecoder_Decode() {
 // comparing names.
 type printer struct{}
 
+// authority is the FieldID of ":authority", looked up once.
+var authority = fastpath.LookupField(":authority")
+
 func (printer) Field(name, value []byte, f fastpath.Flags) error {
-	if f.ID() == static.Authority {
+	if f.ID() == authority {
 		fmt.Printf("host is %s\n", value)
 		return nil
 	}
@@ -76,13 +78,13 @@ func ExampleDecoder_errors() {
 	// "X-Upper: 1" is malformed in HTTP/2 (uppercase): a stream error.
 	err := dec.Decode([]byte{0x82, 0x00, 0x07, 'X', '-', 'U', 'p', 'p', 'e', 'r', 0x01, '1'}, printer{})
 	var e *hpack.Error
-	fmt.Println(errors.As(err, &e), errors.Is(err, hpack.ErrInvalidFieldName), e.Code, e.ConnectionError())
+	fmt.Println(errors.As(err, &e), errors.Is(err, fastpath.ErrInvalidFieldName), e.Code, e.ConnectionError())
 
 	// Index 70 does not exist: a connection error, and the end of dec.
 	err = dec.Decode([]byte{0xc6}, printer{})
-	fmt.Println(err, errors.Is(err, hpack.ErrInvalidIndex), errors.As(err, &e) && e.ConnectionError())
+	fmt.Println(err, errors.Is(err, fastpath.ErrInvalidIndex), errors.As(err, &e) && e.ConnectionError())
 	err = dec.Decode(request, printer{})
-	fmt.Println(errors.Is(err, hpack.ErrClosed))
+	fmt.Println(errors.Is(err, fastpath.ErrClosed))
 	// Output:
 	// :method: GET
 	// true true PROTOCOL_ERROR false

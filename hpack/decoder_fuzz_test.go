@@ -6,13 +6,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // FuzzDecoder decodes arbitrary input as a few sections, whole and cut into
 // fragments, under small limits with validation on: no panic, the same
 // accept/reject and fields either way, the fragment buffer within its
-// bound, and after a connection error only ErrClosed.
+// bound, and after a connection error only fastpath.ErrClosed.
 func FuzzDecoder(f *testing.F) {
 	for _, ex := range loadRFC7541(f) {
 		w, _ := hex.DecodeString(ex.WireHex)
@@ -60,7 +61,7 @@ func FuzzDecoder(f *testing.F) {
 			// (validation) ends only the section.
 			var e *Error
 			if errors.As(err, &e) && e.ConnectionError() {
-				if later := whole.End(); !errors.Is(later, ErrClosed) {
+				if later := whole.End(); !errors.Is(later, fastpath.ErrClosed) {
 					t.Fatalf("after %v: %v", err, later)
 				}
 				return

@@ -6,7 +6,7 @@
 // A Decoder decodes the field sections of one direction of one connection.
 // Fields go to a fastpath.Sink as they are decoded, as byte slices valid
 // until the Sink returns, with Flags that carry the never-indexed bit and
-// the name's static.FieldID (so a server can switch on a small integer
+// the name's fastpath.FieldID (so a server can switch on a small integer
 // instead of comparing strings). fastpath.SinkList is a ready Sink that
 // keeps the fields. Once warm, decoding allocates nothing.
 //
@@ -40,22 +40,24 @@
 // (examples/h2server does this).
 //
 // Errors are *Error values, as in package qpack: a code, a sentinel for
-// errors.Is (ErrInvalidIndex, ErrTruncated, ErrHuffmanEOS,
-// ErrSectionTooLarge, ErrInvalidFieldName, ...) and the offset in the
-// section. Both codecs follow one rule: an error is a stream error when the
-// decoder's table is still in step with the peer's after it, else a
-// connection error (Error.ConnectionError). Here a connection error is
-// COMPRESSION_ERROR, and after one every call fails with ErrClosed. In
-// HPACK the table changes inside header blocks, so a block the decoder
-// stops reading (a section over MaxSectionSize among them) leaves it out
-// of step: a connection error. QPACK changes its table only on the encoder
-// stream, so there the same limit ends only the stream. A stream error
-// concerns one section, and the decoder stays usable: with
-// DecoderConfig.Validate, a field that is malformed by RFC 9113 §8.2.1 or
-// §8.3 is an *Error with ErrCodeProtocol (ErrMalformedField); an error
-// returned by the Sink is passed through as it is. Either way the Sink gets
-// no more fields of that section, but the decoder decodes the rest of it to
-// keep its dynamic table in sync, and End returns the error.
+// errors.Is and the offset in the section. The sentinels both codecs share are
+// in package fastpath (fastpath.ErrInvalidIndex, ErrTruncated, ErrHuffmanEOS,
+// ErrSectionTooLarge, ErrClosed, ErrInvalidFieldName, ...); those of HPACK
+// alone are here (ErrSizeUpdate, and IndexError for errors.As). Both codecs
+// follow one rule: an error is a stream error when the decoder's table is
+// still in step with the peer's after it, else a connection error
+// (Error.ConnectionError). Here a connection error is COMPRESSION_ERROR, and
+// after one every call fails with fastpath.ErrClosed. In HPACK the table
+// changes inside header blocks, so a block the decoder stops reading (a
+// section over MaxSectionSize among them) leaves it out of step: a connection
+// error. QPACK changes its table only on the encoder stream, so there the same
+// limit ends only the stream. A stream error concerns one section, and the
+// decoder stays usable: with DecoderConfig.Validate, a field that is malformed
+// by RFC 9113 §8.2.1 or §8.3 is an *Error with ErrCodeProtocol
+// (fastpath.ErrMalformedField); an error returned by the Sink is passed
+// through as it is. Either way the Sink gets no more fields of that section,
+// but the decoder decodes the rest of it to keep its dynamic table in sync,
+// and End returns the error.
 //
 // # Configuration
 //
@@ -64,8 +66,8 @@
 // package's default. HTTP/2 starts with a 4096-octet table (RFC 7541
 // §4.2), so a zero table size here is 4096 and NoTable asks for none;
 // HTTP/3 starts with none (RFC 9204 §3.2.3), so a zero capacity in package
-// qpack is static-only. Zero section and string limits are
-// DefaultMaxSectionSize in both.
+// qpack is static-only. Zero section and string limits are 64 KiB in
+// both.
 //
 // # Moving from golang.org/x/net/http2/hpack
 //

@@ -86,8 +86,8 @@ func configSize(n int) int {
 // sends depends on their contents alone, found in the static table by a
 // switch on length and bytes and in the dynamic table by a hash.
 //
-// The zero Encoder is ready to use with the default Config; New and Init
-// set another.
+// The zero Encoder is ready to use with the default Config; Init sets
+// another (var e Encoder; e.Init(cfg)).
 type Encoder struct {
 	table    table.Table
 	huffman  fastpath.HuffmanPolicy
@@ -137,13 +137,6 @@ type Encoder struct {
 // where recent holds the field's entry or named says no entry has its
 // name: tests set it to show that skipping those lookups changes no byte.
 var lookupAll = false
-
-// New returns an Encoder with the given configuration.
-func New(c Config) *Encoder {
-	e := new(Encoder)
-	e.Init(c)
-	return e
-}
 
 // Init resets e to a fresh encoder with the given configuration (a new
 // connection). It keeps the memory of its table and scratch buffers, wiped:
@@ -324,7 +317,28 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 	for ; i < l.Len(); i++ {
 		name, value, f, n := l.At(i) // n: a raw Content-Length, or -1
 		var ok bool
-		if buf, ok = e.field(buf, grow, name, value, f, n, n >= 0); !ok {
+		if n >= 0 {
+			buf, ok = e.contentLength(buf, grow, uint64(n), f)
+		} else {
+			// field's steps, the first inline: most fields are found in
+			// recent and sent as one byte.
+			fp := fingerprint(name, value)
+			if s := e.recent.find(fp, f); s != nil {
+				idx, hit := e.recall(s, name, value)
+				if hit && idx < 0x7f && e.updLen == 0 && len(buf) < cap(buf) {
+					e.started = true
+					buf = append(buf, patIndexed|byte(idx))
+					continue
+				} else if hit {
+					buf, ok = e.indexed(buf, grow, idx)
+				} else {
+					buf, ok = e.literal(buf, grow, name, value, f, fp)
+				}
+			} else {
+				buf, ok = e.literal(buf, grow, name, value, f, fp)
+			}
+		}
+		if !ok {
 			l.Seek(i)
 			e.have = true
 			return buf, false

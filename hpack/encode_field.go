@@ -8,9 +8,9 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // Representation patterns and prefix lengths (RFC 7541 §6).
@@ -42,14 +42,17 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		value = e.negative(n)
 	}
 	fp := fingerprint(name, value)
-	if s, tag := e.recent.slot(fp); s.tag == tag {
-		if idx, ok := e.recall(s, name, value, f); ok && idx < 0x7f && e.updLen == 0 && len(dst) < cap(dst) {
-			e.started = true // indexed's first step, inline: most fields
-			return append(dst, patIndexed|byte(idx)), true
-		} else if ok {
+	if s := e.recent.find(fp, f); s != nil {
+		if idx, ok := e.recall(s, name, value); ok {
 			return e.indexed(dst, grow, idx)
 		}
 	}
+	return e.literal(dst, grow, name, value, f, fp)
+}
+
+// literal encodes a field that is not a raw Content-Length and that recent
+// did not find (fp is its fingerprint), as field does.
+func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags, fp uint64) ([]byte, bool) {
 	// A name the static table holds is lowercase already.
 	exact, nameIdx := lookupStatic(name, value)
 	if nameIdx == 0 && !e.asGiven && !field.IsLower(name) {
@@ -78,7 +81,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 		// set-cookie... under the default policy), whose value would
 		// need hashing for nothing.
 		hi := e.table.Inserted()
-		h, hashed = e.table.Hash(name, value), true
+		h, hashed = e.table.HashID(nameIdx, name, value), true
 		var abs uint64
 		var exactDyn, found bool
 		if idx == 0 {
@@ -126,7 +129,7 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 	}
 	dst = wire.AppendString(dst, 0, 7, value, e.huffman)
 	if m == withIndexing && !hashed {
-		h = e.table.Hash(name, value)
+		h = e.table.HashID(nameIdx, name, value)
 	}
 	if m == withIndexing && e.table.AddHashed(h, name, value) {
 		e.named |= 1 << nameIdx
@@ -153,7 +156,21 @@ func (e *Encoder) indexed(dst []byte, grow bool, idx uint64) ([]byte, bool) {
 // value as a string: a literal without indexing (or never indexed, when
 // flagged) with static name index 28, then the digits, formatted in place.
 func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flags) ([]byte, bool) {
-	payload, huff := wire.DigitsChoice(e.huffman, n)
+	var payload int
+	var huff bool
+	var code uint64
+	var bits uint
+	if e.huffman != wire.HuffmanAlways && e.huffman != wire.HuffmanNever && n < 1e9 {
+		// DigitsChoice's answer from the code itself, coded once: it is
+		// shorter than the digits, or they go raw.
+		code, bits = wire.HuffmanDigits(n)
+		payload = wire.DigitsLen(n)
+		if h := int(bits+7) >> 3; h < payload {
+			payload, huff = h, true
+		}
+	} else {
+		payload, huff = wire.DigitsChoice(e.huffman, n)
+	}
 	dst, ok := e.room(dst, grow, e.updLen+3+payload)
 	if !ok {
 		return dst, false
@@ -167,7 +184,9 @@ func (e *Encoder) contentLength(dst []byte, grow bool, n uint64, f fastpath.Flag
 		first = patNever
 	}
 	dst = append(dst, first|0x0f, contentLengthIndex-0x0f)
-	if huff {
+	if huff && bits > 0 {
+		return wire.AppendHuffmanCode(append(dst, 0x80|byte(payload)), code, bits), true
+	} else if huff {
 		return wire.AppendHuffmanDigits(append(dst, 0x80|byte(payload)), n), true
 	}
 	return wire.AppendDigits(append(dst, byte(payload)), n), true

@@ -5,7 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
+	"github.com/hqpack/hqpack/internal/wire"
 )
 
 // recent remembers the table entries fields matched exactly, by a cheap
@@ -26,23 +27,31 @@ import (
 // exactly, which the lookups would find first: such a field is not
 // inserted. The policy's answer for a field that matches an entry depends
 // only on the field and its flags, which the slot keeps.
-type recent [recentLen]recentSlot
+//
+// The slots go in pairs, a set that the fingerprint's top bits pick: the
+// first slot holds the field noted or found last, the second the one
+// before, so that two fields of a section whose fingerprints pick the same
+// set do not push each other out, section after section.
+type recent [recentSets][2]recentSlot
 
 const (
-	recentBits = 5 // the top bits of a fingerprint pick the slot
-	recentLen  = 1 << recentBits
+	recentBits = 5 // the top bits of a fingerprint pick the set
+	recentSets = 1 << recentBits
 )
 
-// recentSlot is 8 bytes: ref is 0 in an empty slot, recentStatic | the
+// recentSlot is 4 bytes: ref is 0 in an empty slot, recentStatic | the
 // index of a static entry, or a dynamic entry's absolute index plus one
 // mod 2^15 (a hit is compared anyway: an older entry only misses); tag is
-// the fingerprint's bits below the slot's, which tell most other fields
-// from the one there without a look at the entry.
+// the fingerprint's bits below the set's, which tell most other fields
+// from the one there without a look at the entry, and in its low bits the
+// field's indexing flags (recentFlags), the only flags the lookups' answer
+// depends on (a FieldID is a hint; the name is compared).
 type recentSlot struct {
-	f   fastpath.Flags
 	ref uint16
 	tag uint16
 }
+
+const recentFlags = fastpath.NeverIndex | fastpath.NoIndex | fastpath.Index
 
 const recentStatic = 1 << 15
 
@@ -58,26 +67,59 @@ func fingerprint(name, value string) uint64 {
 	return h * 0x9e3779b97f4a7c15
 }
 
-// slot returns the slot of fingerprint fp and its tag.
-func (r *recent) slot(fp uint64) (*recentSlot, uint16) {
-	return &r[fp>>(64-recentBits)], uint16(fp >> (48 - recentBits))
+// set returns the first slot of fingerprint fp's set and the tag of fp
+// with flags f.
+func (r *recent) set(fp uint64, f fastpath.Flags) (*[2]recentSlot, uint16) {
+	return &r[fp>>(64-recentBits)], uint16(fp>>(48-recentBits))&^uint16(recentFlags) | uint16(f&recentFlags)
+}
+
+// find returns the slot with the tag of fingerprint fp and flags f, made
+// the first of its set, or nil.
+func (r *recent) find(fp uint64, f fastpath.Flags) *recentSlot {
+	s, tag := r.set(fp, f)
+	if s[0].tag == tag {
+		return &s[0]
+	}
+	if s[1].tag == tag {
+		s[0], s[1] = s[1], s[0]
+		return &s[0]
+	}
+	return nil
 }
 
 // recall returns the index of the entry s refers to, if it still holds
-// name and value and s has flags f.
-func (e *Encoder) recall(s *recentSlot, name, value string, f fastpath.Flags) (uint64, bool) {
-	if s.f != f || s.ref == 0 || lookupAll {
+// name and value (find matched the flags).
+func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
+	if s.ref == 0 || lookupAll {
 		return 0, false
 	}
-	if sidx := uint64(s.ref &^ recentStatic); s.ref&recentStatic != 0 {
-		ent, _ := static.HPACK(sidx)
-		return sidx, ent.Name == name && ent.Value == value
+	if s.ref&recentStatic != 0 {
+		return recallStatic(uint64(s.ref&^recentStatic), name, value)
 	}
-	abs := e.table.Inserted() - 1 - uint64((uint16(e.table.Inserted())-s.ref)%recentStatic)
-	if abs < e.lo || !e.table.Holds(abs, name, value) {
+	// The entry rel places from the newest, compared here rather than by
+	// a call to Table.Holds: most fields of a section end here.
+	rel := uint64((uint16(e.table.Inserted()) - s.ref) % recentStatic)
+	ent := e.table.Ref(rel)
+	if ent == nil || e.table.Inserted()-1-rel < e.lo {
 		return 0, false
 	}
-	return static.HPACKLen + e.table.Inserted() - abs, true
+	n, v := e.table.Bytes(ent)
+	if len(n) != len(name) || len(v) != len(value) {
+		return 0, false
+	}
+	// (wire.Equal leaves strings under 8 bytes to memequal.)
+	ns, vs := unsafe.String(unsafe.SliceData(n), len(n)), unsafe.String(unsafe.SliceData(v), len(v))
+	return static.HPACKLen + 1 + rel,
+		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.Equal(ns, name)) &&
+			(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.Equal(vs, value))
+}
+
+// recallStatic is recall for static entry sidx, apart: its strings would
+// take recall's registers and frame for the dynamic entries most hits are.
+func recallStatic(sidx uint64, name, value string) (uint64, bool) {
+	ent, _ := static.HPACK(sidx)
+	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
+		wire.Equal(ent.Name, name) && wire.Equal(ent.Value, value)
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,
@@ -87,6 +129,9 @@ func (e *Encoder) note(fp uint64, sidx int, abs uint64, f fastpath.Flags) {
 	if abs == 0 {
 		ref = uint16(sidx) | recentStatic
 	}
-	s, tag := e.recent.slot(fp)
-	*s = recentSlot{f: f, ref: ref, tag: tag}
+	s, tag := e.recent.set(fp, f)
+	if s[0].tag != tag {
+		s[1] = s[0]
+	}
+	s[0] = recentSlot{ref: ref, tag: tag}
 }

@@ -54,9 +54,10 @@ func (e *Encoder) TableEntry(i int) (name, value []byte, ok bool) {
 	return e.table.Get(uint64(i))
 }
 
-// MaxTableSize returns the table capacity the encoder will use from the
-// next section on: min(limit, the peer's setting).
-func (e *Encoder) MaxTableSize() int {
+// maxTableSize returns the table capacity the encoder will use from the
+// next section on: min(limit, the peer's setting). Tests use it; a caller
+// knows both.
+func (e *Encoder) maxTableSize() int {
 	e.init()
 	return e.target
 }

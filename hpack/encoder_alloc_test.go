@@ -30,7 +30,7 @@ func TestEncoderAllocs(t *testing.T) {
 		{Huffman: fastpath.HuffmanAuto}, {Huffman: fastpath.HuffmanAlways}, {Huffman: fastpath.HuffmanNever},
 		{TableLimit: NoTable}, // literals every time
 	} {
-		e := New(c)
+		e := newEncoder(c)
 		dst := make([]byte, 16384)
 		e.Begin(dst, &l) // warm: table entries, scratch
 		begin := testing.AllocsPerRun(100, func() {

@@ -91,7 +91,7 @@ func TestEncoderCorpusRoundTrip(t *testing.T) {
 				if size == 0 {
 					c.TableLimit = NoTable
 				}
-				e := New(c)
+				e := newEncoder(c)
 				e.SetMaxTableSize(uint32(size)) // the peer's setting
 				dec := xhpack.NewDecoder(DefaultTableSize, nil)
 				ours := ourDecoder(DefaultTableSize)

@@ -14,7 +14,7 @@ func TestEncoderReencodeOurFlags(t *testing.T) {
 	var l fastpath.FieldList
 	l.Add("password", "secret", fastpath.NeverIndex)
 	l.Add("x-public", "data", 0)
-	block := New(Config{}).AppendSection(nil, &l)
+	block := newEncoder(Config{}).AppendSection(nil, &l)
 	var d Decoder
 	var got fastpath.SinkList
 	if err := d.Decode(block, &got); err != nil {
@@ -25,7 +25,7 @@ func TestEncoderReencodeOurFlags(t *testing.T) {
 		n, v, f := got.At(i)
 		again.Add(string(n), string(v), f)
 	}
-	block = New(Config{Indexing: fastpath.IndexAll}).AppendSection(nil, &again)
+	block = newEncoder(Config{Indexing: fastpath.IndexAll}).AppendSection(nil, &again)
 	fields, err := xhpack.NewDecoder(4096, nil).DecodeFull(block)
 	if err != nil {
 		t.Fatal(err)

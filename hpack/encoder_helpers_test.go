@@ -20,6 +20,13 @@ import (
 type tentry struct{ Name, Value string }
 
 // entries returns e's dynamic table, newest first.
+// newEncoder returns an Encoder initialized with c.
+func newEncoder(c Config) *Encoder {
+	e := new(Encoder)
+	e.Init(c)
+	return e
+}
+
 func entries(e *Encoder) []tentry {
 	var out []tentry
 	for i := 0; ; i++ {

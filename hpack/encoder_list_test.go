@@ -44,7 +44,7 @@ func TestListPathAppendSection(t *testing.T) {
 	properties := gopter.NewProperties(propParams(300))
 	properties.Property("AppendSection: FieldList path == Enumerator path", prop.ForAll(
 		func(s scenario) string {
-			fast, slow := New(s.Config), New(s.Config)
+			fast, slow := newEncoder(s.Config), newEncoder(s.Config)
 			for pass := range 2 {
 				for i, fs := range s.Sections {
 					for _, v := range s.Peer[i] {

@@ -15,7 +15,7 @@ func TestEncoderMemoMutatedString(t *testing.T) {
 	name := []byte("X-Name")
 	v := unsafe.String(&buf[0], len(buf))
 	n := unsafe.String(&name[0], len(name))
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	var l fastpath.FieldList
 	l.Add(n, v, 0)
 	l.Add(":method", "GET", 0)
@@ -52,7 +52,7 @@ func TestEncoderMemoMutatedString(t *testing.T) {
 // Empty strings may all share one address, or none: the memo's empty slots
 // must not match them.
 func TestEncoderMemoEmpty(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	var l fastpath.FieldList
 	l.Add("", "", 0)
 	l.Add("", "", 0)

@@ -20,7 +20,7 @@ func TestNamedSkipsOnlyMisses(t *testing.T) {
 	properties := gopter.NewProperties(propParams(1000))
 	properties.Property("skipped lookups find nothing", prop.ForAll(
 		func(s scenario) string {
-			e, ref := New(s.Config), New(s.Config)
+			e, ref := newEncoder(s.Config), newEncoder(s.Config)
 			defer func() { lookupAll = false }()
 			for i, fs := range s.Sections {
 				for _, v := range s.Peer[i] {
@@ -45,7 +45,7 @@ func TestNamedSkipsOnlyMisses(t *testing.T) {
 // A static name inserted on request (fastpath.Index) is found again as an
 // exact match, by value, however its strings are made.
 func TestNamedFindsInserted(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	var l fastpath.FieldList
 	l.Add(":path", "/a", fastpath.Index)
 	first := hex.EncodeToString(e.AppendSection(nil, &l))
@@ -66,7 +66,7 @@ func TestRecallIsLookup(t *testing.T) {
 	properties := gopter.NewProperties(propParams(1000))
 	properties.Property("recalled entries are the ones the lookups find", prop.ForAll(
 		func(s scenario) string {
-			e, ref := New(s.Config), New(s.Config)
+			e, ref := newEncoder(s.Config), newEncoder(s.Config)
 			defer func() { lookupAll = false }()
 			base := s.Sections[0]
 			for i := range 12 {

@@ -31,8 +31,8 @@ func TestEncoderRoundTrip(t *testing.T) {
 }
 
 func roundTrip(t *testing.T, s scenario, bufSize int) string {
-	e := New(s.Config)
-	plain := New(s.Config) // AppendSection: the same bytes as the pieces
+	e := newEncoder(s.Config)
+	plain := newEncoder(s.Config) // AppendSection: the same bytes as the pieces
 	limit, initial := s.Config.sizes()
 	peer := uint32(initial)   // the decoder's setting
 	decMax := uint32(initial) // the decoder's table size

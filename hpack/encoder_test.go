@@ -72,7 +72,7 @@ func TestEncoderRFC7541(t *testing.T) {
 			if ex.Huffman {
 				c.Huffman = fastpath.HuffmanAlways
 			}
-			e = New(c)
+			e = newEncoder(c)
 		}
 		var l fastpath.FieldList
 		for i, h := range ex.Headers {
@@ -170,7 +170,7 @@ func TestEncoderDefaultPolicy(t *testing.T) {
 		{f: tfield{"content-length", "", fastpath.NeverIndex, 7}, kind: "never"},
 	}
 	for _, tt := range tests {
-		e := New(Config{TableLimit: tt.size})
+		e := newEncoder(Config{TableLimit: tt.size})
 		e.SetMaxTableSize(uint32(configSize(tt.size)))
 		var l *fastpath.FieldList
 		if tt.f.Raw >= 0 {
@@ -234,7 +234,7 @@ func TestEncoderContentLengthBytes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, raw := range []bool{true, false} {
-			e := New(Config{Huffman: tt.huffman})
+			e := newEncoder(Config{Huffman: tt.huffman})
 			var l fastpath.FieldList
 			if raw {
 				l.AddContentLength(tt.n)
@@ -249,7 +249,7 @@ func TestEncoderContentLengthBytes(t *testing.T) {
 }
 
 func TestEncoderIndexPreference(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	// A static exact match wins; a name shared with the static table uses
 	// the static index even when the dynamic table has the name.
 	var l fastpath.FieldList
@@ -272,7 +272,7 @@ func TestEncoderIndexPreference(t *testing.T) {
 }
 
 func TestEncoderLowercase(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	var l fastpath.FieldList
 	l.Add("X-Custom-Header", "Value", 0)
 	l.Add("Content-Type", "text/html", 0)
@@ -300,7 +300,7 @@ func TestEncoderLowercase(t *testing.T) {
 }
 
 func TestEncoderNeverIndexedStays(t *testing.T) {
-	e := New(Config{})
+	e := newEncoder(Config{})
 	var l fastpath.FieldList
 	l.Add("password", "secret", fastpath.NeverIndex)
 	l.Add("authorization", "Bearer abc", 0)      // the default policy
@@ -329,7 +329,7 @@ func TestEncoderNeverIndexedStays(t *testing.T) {
 		}
 		again.Add(f.Name, f.Value, flags)
 	}
-	second, err := xhpack.NewDecoder(4096, nil).DecodeFull(New(Config{Indexing: fastpath.IndexAll}).AppendSection(nil, &again))
+	second, err := xhpack.NewDecoder(4096, nil).DecodeFull(newEncoder(Config{Indexing: fastpath.IndexAll}).AppendSection(nil, &again))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestEncoderSizeUpdates(t *testing.T) {
 		{"own limit", Config{}, func(e *Encoder) { e.SetTableLimit(0) }, "20"},
 	}
 	for _, tt := range tests {
-		e := New(tt.c)
+		e := newEncoder(tt.c)
 		tt.steps(e)
 		got := hex.EncodeToString(e.AppendSection(nil, field()))
 		if got != tt.want+"82" {
@@ -384,7 +384,7 @@ func TestEncoderSizeUpdates(t *testing.T) {
 }
 
 func TestEncoderSizeUpdateEvicts(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	var l fastpath.FieldList
 	l.Add("x-a", "1", 0) // 36
 	l.Add("x-b", "2", 0) // 36
@@ -407,7 +407,7 @@ func TestEncoderSizeUpdateEvicts(t *testing.T) {
 	l.Reset()
 	l.Add("x-a", "1", 0)
 	l.Add("x-b", "2", 0)
-	if _, err := dec.DecodeFull(New(Config{}).AppendSection(nil, &l)); err != nil {
+	if _, err := dec.DecodeFull(newEncoder(Config{}).AppendSection(nil, &l)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := xdecode(dec, block, 4096); err != nil {
@@ -417,7 +417,7 @@ func TestEncoderSizeUpdateEvicts(t *testing.T) {
 
 // A size change between Begin and Continue waits for the next section.
 func TestEncoderSizeChangeMidSection(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	var l fastpath.FieldList
 	l.Add("x-a", "1", 0)
 	l.Add("x-b", "2", 0)
@@ -446,7 +446,7 @@ func TestEncoderFraming(t *testing.T) {
 		{"content-length", "", fastpath.NoIndex, 1024}, str("date", "Mon, 21 Oct 2013 20:13:21 GMT"),
 		str("server", "hqpack"), str("x-long", strings.Repeat("abc", 60)), str("vary", "accept-encoding"),
 	}
-	ref := New(Config{TableLimit: 256})
+	ref := newEncoder(Config{TableLimit: 256})
 	ref.SetMaxTableSize(256)
 	want := ref.AppendSection(nil, fastList(fs))
 	us, err := units(want)
@@ -454,7 +454,7 @@ func TestEncoderFraming(t *testing.T) {
 		t.Fatal(err)
 	}
 	for size := 0; size <= len(want)+8; size++ {
-		e := New(Config{TableLimit: 256})
+		e := newEncoder(Config{TableLimit: 256})
 		e.SetMaxTableSize(256)
 		l := fastList(fs)
 		dst := make([]byte, size)
@@ -539,7 +539,7 @@ func unitAt(us []unit, off int) unit {
 // An empty section carries the pending size updates alone, split when
 // they do not fit.
 func TestEncoderEmptySection(t *testing.T) {
-	e := New(Config{})
+	e := newEncoder(Config{})
 	e.SetMaxTableSize(1024)
 	var l fastpath.FieldList
 	dst := make([]byte, 3)
@@ -559,7 +559,7 @@ func TestEncoderEmptySection(t *testing.T) {
 func TestEncoderNoTrace(t *testing.T) {
 	fs := []tfield{str("x-first", "1"), str("x-second", strings.Repeat("2", 40)), str("x-third", "3")}
 	for _, pending := range []bool{false, true} {
-		a, b := New(Config{}), New(Config{})
+		a, b := newEncoder(Config{}), newEncoder(Config{})
 		if pending {
 			a.SetMaxTableSize(100)
 			b.SetMaxTableSize(100)
@@ -601,10 +601,10 @@ func TestEncoderZeroValue(t *testing.T) {
 	l.Add("authorization", "secret", 0)
 	got := e.AppendSection(nil, &l)
 	l.Rewind()
-	if want := New(Config{}).AppendSection(nil, &l); !bytes.Equal(got, want) {
+	if want := newEncoder(Config{}).AppendSection(nil, &l); !bytes.Equal(got, want) {
 		t.Errorf("zero Encoder: % x, want % x", got, want)
 	}
-	if got := e.MaxTableSize(); got != DefaultTableSize {
+	if got := e.maxTableSize(); got != DefaultTableSize {
 		t.Errorf("MaxTableSize %d", got)
 	}
 }

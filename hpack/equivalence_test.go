@@ -54,7 +54,7 @@ func (c *eqCodec) New(side int) codectest.Encoder {
 			c.lists[side] = append(c.lists[side], eqList{l, en})
 		}
 	}
-	return &eqEncoder{c: c, side: side, e: New(c.s.Config)}
+	return &eqEncoder{c: c, side: side, e: newEncoder(c.s.Config)}
 }
 
 type eqEncoder struct {

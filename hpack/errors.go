@@ -4,8 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hqpack/hqpack/internal/field"
-	"github.com/hqpack/hqpack/internal/wire"
+	"github.com/hqpack/hqpack/fastpath"
 )
 
 // ErrCode is an HTTP/2 error code (RFC 9113 §7).
@@ -34,29 +33,15 @@ func (c ErrCode) String() string {
 	return fmt.Sprintf("ErrCode(%#x)", uint64(c))
 }
 
-// Decoding errors, each testable with errors.Is on the *Error a decoder
-// returns. The wire-level ones are shared with the qpack package.
+// Decoding causes of HPACK alone, each testable with errors.Is on the
+// *Error a decoder returns. The causes both codecs share (ErrTruncated,
+// ErrInvalidIndex, ErrSectionTooLarge, ErrClosed, the malformed-field
+// errors, ...) are in package fastpath; the Decoder's documentation says
+// which end the connection.
 var (
-	ErrTruncated            = wire.ErrTruncated
-	ErrIntegerOverflow      = wire.ErrIntegerOverflow
-	ErrStringTooLong        = wire.ErrStringTooLong
-	ErrHuffmanEOS           = wire.ErrHuffmanEOS
-	ErrHuffmanPaddingLength = wire.ErrHuffmanPaddingLength
-	ErrHuffmanPaddingBits   = wire.ErrHuffmanPaddingBits
-
-	// ErrInvalidIndex reports an index of 0 or past the static and dynamic
-	// tables; the decoders report it as an *IndexError, which has the index.
-	ErrInvalidIndex = errors.New("invalid index")
 	// ErrSizeUpdate reports a Dynamic Table Size Update after a field, above
 	// the size we allow, or missing after we lowered it (RFC 7541 §4.2, §6.3).
 	ErrSizeUpdate = errors.New("invalid dynamic table size update")
-	// ErrSectionTooLarge reports a field section over the size limit
-	// (name + value + 32 per field, RFC 9113 SETTINGS_MAX_HEADER_LIST_SIZE),
-	// or over the field-count cap.
-	ErrSectionTooLarge = errors.New("field section too large")
-	// ErrClosed reports use of a decoder after an earlier error: a
-	// COMPRESSION_ERROR is a connection error, and the decoder stays failed.
-	ErrClosed = errors.New("decoder failed earlier")
 )
 
 // Error is a decoding failure: the error code to send, what was wrong
@@ -72,7 +57,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("hpack: %v at offset %d", e.Err, e.Offset)
 }
 
-// Unwrap returns the cause, so errors.Is(err, ErrInvalidIndex) works.
+// Unwrap returns the cause, so errors.Is(err, fastpath.ErrInvalidIndex) works.
 func (e *Error) Unwrap() error { return e.Err }
 
 // ConnectionError reports whether e ends the connection: every code but
@@ -80,7 +65,7 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) ConnectionError() bool { return e.Code != ErrCodeProtocol }
 
 // closedError is the cause of every call's failure after a fatal error:
-// errors.Is finds both ErrClosed and the original error.
+// errors.Is finds both fastpath.ErrClosed and the original error.
 type closedError struct{ cause error }
 
 func (e *closedError) Error() string {
@@ -88,28 +73,9 @@ func (e *closedError) Error() string {
 	if c, ok := e.cause.(*Error); ok {
 		msg = c.Err.Error()
 	}
-	return ErrClosed.Error() + ": " + msg
+	return fastpath.ErrClosed.Error() + ": " + msg
 }
 
-func (e *closedError) Is(target error) bool { return target == ErrClosed }
+func (e *closedError) Is(target error) bool { return target == fastpath.ErrClosed }
 
 func (e *closedError) Unwrap() error { return e.cause }
-
-// Malformed-field errors, reported by a Decoder with validation on in an
-// *Error with ErrCodeProtocol. They concern one section (one stream), not
-// the connection: the decoder has decoded the whole section and stays
-// usable. They are the qpack package's too.
-var (
-	// ErrMalformedField is the class of every malformed-field error.
-	ErrMalformedField = field.ErrMalformedField
-	// ErrInvalidFieldName reports a name that is empty, not a token, has
-	// uppercase letters (RFC 9113 §8.2.1), or is an undefined pseudo-header
-	// field (§8.3).
-	ErrInvalidFieldName = field.ErrInvalidFieldName
-	// ErrInvalidFieldValue reports a value with NUL, CR or LF, or with
-	// leading or trailing whitespace (RFC 9113 §8.2.1).
-	ErrInvalidFieldValue = field.ErrInvalidFieldValue
-	// ErrPseudoAfterRegular reports a pseudo-header field after a regular
-	// field (RFC 9113 §8.3).
-	ErrPseudoAfterRegular = field.ErrPseudoAfterRegular
-)

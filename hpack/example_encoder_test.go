@@ -60,7 +60,8 @@ func ExampleEncoder_Continue() {
 
 // AppendSection is for callers who do not frame: it appends whole sections.
 func ExampleEncoder_AppendSection() {
-	enc := hpack.New(hpack.Config{Huffman: fastpath.HuffmanNever})
+	var enc hpack.Encoder
+	enc.Init(hpack.Config{Huffman: fastpath.HuffmanNever})
 	var fields fastpath.FieldList
 	fields.Add(":method", "GET", 0)
 	fields.Add(":path", "/index.php?q=1", 0) // never indexed: paths rarely repeat
@@ -93,7 +94,8 @@ func ExampleEncoder_AppendSection() {
 // The peer's SETTINGS_HEADER_TABLE_SIZE, once acknowledged, is applied with
 // SetMaxTableSize; the next section starts with the size updates.
 func ExampleEncoder_SetMaxTableSize() {
-	enc := hpack.New(hpack.Config{TableLimit: 16384}) // we would use up to 16 KiB
+	var enc hpack.Encoder
+	enc.Init(hpack.Config{TableLimit: 16384}) // we would use up to 16 KiB
 	var fields fastpath.FieldList
 	fields.Add(":status", "204", 0)
 
@@ -101,7 +103,8 @@ func ExampleEncoder_SetMaxTableSize() {
 	enc.SetMaxTableSize(65536)                           // SETTINGS: 64 KiB
 	fields.Rewind()
 	fmt.Printf("% x\n", enc.AppendSection(nil, &fields)) // grows to our limit
-	fmt.Println(enc.MaxTableSize())
+	_, capacity := enc.TableSize()
+	fmt.Println(capacity)
 	// Output:
 	// 89
 	// 3f e1 7f 89

@@ -11,12 +11,12 @@ func HuffmanLen(s string) int { return wire.HuffmanLen(s) }
 func AppendHuffman(dst []byte, s string) []byte { return wire.AppendHuffman(dst, s) }
 
 // AppendHuffmanDecode appends the decoding of the Huffman-coded src to dst
-// and returns the extended slice. It fails with ErrStringTooLong once the
-// output would pass maxLen bytes, with ErrHuffmanEOS when src holds the EOS
-// symbol, and with ErrHuffmanPaddingLength or ErrHuffmanPaddingBits when
-// src does not end in at most 7 bits of 1s (RFC 7541 §5.2). On error the
-// returned slice has dst's length. It allocates only when dst lacks the
-// capacity for the output.
+// and returns the extended slice. It fails with fastpath.ErrStringTooLong
+// once the output would pass maxLen bytes, with fastpath.ErrHuffmanEOS
+// when src holds the EOS symbol, and with fastpath.ErrHuffmanPaddingLength
+// or fastpath.ErrHuffmanPaddingBits when src does not end in at most 7
+// bits of 1s (RFC 7541 §5.2). On error the returned slice has dst's
+// length. It allocates only when dst lacks the capacity for the output.
 func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	return wire.AppendHuffmanDecode(dst, src, maxLen)
 }

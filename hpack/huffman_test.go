@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	xhpack "golang.org/x/net/http2/hpack"
+
+	"github.com/hqpack/hqpack/fastpath"
 )
 
 func TestHuffmanLikeXNet(t *testing.T) {
@@ -31,10 +33,10 @@ func TestHuffmanDecodeErrors(t *testing.T) {
 		maxLen int
 		want   error
 	}{
-		{[]byte{0xff, 0xff, 0xff, 0xff}, 10, ErrHuffmanEOS},
-		{[]byte{0xff}, 10, ErrHuffmanPaddingLength},
-		{[]byte{0x1e}, 10, ErrHuffmanPaddingBits}, // "0" then padding 110
-		{AppendHuffman(nil, "abcdef"), 5, ErrStringTooLong},
+		{[]byte{0xff, 0xff, 0xff, 0xff}, 10, fastpath.ErrHuffmanEOS},
+		{[]byte{0xff}, 10, fastpath.ErrHuffmanPaddingLength},
+		{[]byte{0x1e}, 10, fastpath.ErrHuffmanPaddingBits}, // "0" then padding 110
+		{AppendHuffman(nil, "abcdef"), 5, fastpath.ErrStringTooLong},
 	} {
 		got, err := AppendHuffmanDecode([]byte("keep"), c.src, c.maxLen)
 		if !errors.Is(err, c.want) || string(got) != "keep" {

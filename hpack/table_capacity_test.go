@@ -20,7 +20,7 @@ func oneList(name, value string) *fastpath.FieldList {
 }
 
 func TestEncoderNamesAsGiven(t *testing.T) {
-	e := New(Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll, NamesAsGiven: true})
+	e := newEncoder(Config{Huffman: fastpath.HuffmanNever, Indexing: fastpath.IndexAll, NamesAsGiven: true})
 	first := e.AppendSection(nil, oneList("X-Mixed", "v"))
 	// A literal name, not lowercased, inserted as given.
 	if want := "40" + "07" + hex.EncodeToString([]byte("X-Mixed")) + "0176"; hex.EncodeToString(first) != want {
@@ -51,20 +51,20 @@ func TestEncoderNamesAsGiven(t *testing.T) {
 		t.Errorf("x-mixed referred to an entry: %x", block)
 	}
 	// The default still lowercases.
-	d := New(Config{Huffman: fastpath.HuffmanNever})
+	d := newEncoder(Config{Huffman: fastpath.HuffmanNever})
 	if b := d.AppendSection(nil, oneList("Content-Type", "text/plain")); b[0] != 0x5f {
 		t.Errorf("default: %x, want content-type by its static name 31 (5f)", b)
 	}
 }
 
 func TestEncoderSetTableCapacity(t *testing.T) {
-	e := New(Config{Indexing: fastpath.IndexAll})
+	e := newEncoder(Config{Indexing: fastpath.IndexAll})
 	e.AppendSection(nil, oneList("a", strings.Repeat("x", 100))) // 133 octets
 	e.AppendSection(nil, oneList("b", "y"))                      // 34 more
 	e.SetMaxTableSize(50)                                        // pending, then dropped
 	e.SetTableCapacity(100)
-	if size, capacity := e.TableSize(); size != 34 || capacity != 100 || e.MaxTableSize() != 100 {
-		t.Fatalf("after SetTableCapacity(100): size %d, capacity %d, MaxTableSize %d", size, capacity, e.MaxTableSize())
+	if size, capacity := e.TableSize(); size != 34 || capacity != 100 || e.maxTableSize() != 100 {
+		t.Fatalf("after SetTableCapacity(100): size %d, capacity %d, MaxTableSize %d", size, capacity, e.maxTableSize())
 	}
 	// No size update: the caller writes its own.
 	if b := e.AppendSection(nil, oneList("b", "y")); hex.EncodeToString(b) != "be" {
@@ -72,8 +72,8 @@ func TestEncoderSetTableCapacity(t *testing.T) {
 	}
 	// Later settings start from the new capacity.
 	e.SetMaxTableSize(4096)
-	if e.MaxTableSize() != 100 {
-		t.Errorf("SetMaxTableSize above the limit SetTableCapacity set: %d", e.MaxTableSize())
+	if e.maxTableSize() != 100 {
+		t.Errorf("SetMaxTableSize above the limit SetTableCapacity set: %d", e.maxTableSize())
 	}
 }
 
@@ -121,7 +121,7 @@ func TestDecoderSetMaxStringLength(t *testing.T) {
 	}
 	d.SetMaxStringLength(8)
 	err := d.Write(long[4:], codectest.Discard{})
-	if !errors.Is(err, ErrStringTooLong) {
+	if !errors.Is(err, fastpath.ErrStringTooLong) {
 		t.Fatalf("9 bytes with a bound of 8 set mid-section: %v", err)
 	}
 	// 0 is the default again: the section size.
@@ -147,7 +147,7 @@ func TestIndexError(t *testing.T) {
 		var d Decoder
 		err := d.Decode(c.block, codectest.Discard{})
 		var ie *IndexError
-		if !errors.As(err, &ie) || ie.Index != c.index || !errors.Is(err, ErrInvalidIndex) {
+		if !errors.As(err, &ie) || ie.Index != c.index || !errors.Is(err, fastpath.ErrInvalidIndex) {
 			t.Errorf("%x: %v, want an IndexError for %d", c.block, err, c.index)
 			continue
 		}

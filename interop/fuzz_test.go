@@ -94,7 +94,7 @@ func nghttp3Differential(cfg uint8, data []byte) error {
 		data = data[len(p):]
 		if kind&1 == 0 {
 			e1, e2 := ours.ReadEncoderStream(p), theirs.ReadEncoderStream(p)
-			if (errors.Is(e1, qpack.ErrCapacity) || errors.Is(e1, qpack.ErrIntegerOverflow)) && e2 == nil {
+			if (errors.Is(e1, qpack.ErrCapacity) || errors.Is(e1, fastpath.ErrIntegerOverflow)) && e2 == nil {
 				return nil // hqpack rejected it early, nghttp3 waits for more
 			}
 			if e1 == nil && nghttp3Limit(e2) {

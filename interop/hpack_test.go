@@ -60,7 +60,7 @@ func TestHPACKToNghttp2(t *testing.T) {
 }
 
 func hqpackToNghttp2(s *conformance.Story, size int, h fastpath.HuffmanPolicy) error {
-	enc := hpack.New(hpack.Config{TableLimit: hqpackTableSize(size), Huffman: h})
+	enc := newHPACKEncoder(hpack.Config{TableLimit: hqpackTableSize(size), Huffman: h})
 	enc.SetMaxTableSize(uint32(size))
 	inf, err := inflaterAt(size)
 	if err != nil {
@@ -149,7 +149,7 @@ func TestHPACKCompressionBesideNghttp2(t *testing.T) {
 	ss := stories(t, 0, 32)
 	var ours, theirs [32]int
 	for k, s := range ss {
-		enc := hpack.New(hpack.Config{})
+		enc := newHPACKEncoder(hpack.Config{})
 		var l fastpath.FieldList
 		def, err := NewHPACKDeflater(4096)
 		if err != nil {
@@ -183,4 +183,11 @@ func TestHPACKCompressionBesideNghttp2(t *testing.T) {
 			t.Errorf("stories 00-%02d: hqpack wrote %d bytes, more than nghttp2's %d", n-1, o, th)
 		}
 	}
+}
+
+// newHPACKEncoder returns an hpack.Encoder initialized with c.
+func newHPACKEncoder(c hpack.Config) *hpack.Encoder {
+	e := new(hpack.Encoder)
+	e.Init(c)
+	return e
 }

@@ -40,13 +40,13 @@ func (d *Decoder) hold(stream, ric, base uint64, section []byte, off int) error 
 			return ErrStreamBlocked
 		}
 	}
-	if len(d.held)-d.ready >= d.maxBlocked {
+	if len(d.held)-d.ready >= int(d.maxBlocked) {
 		return d.fail(ErrCodeDecompressionFailed, stream, 0, ErrTooManyBlocked)
 	}
-	if len(section) > d.maxHeld {
+	if len(section) > int(d.maxHeld) {
 		// Never acknowledged: cancel it so the encoder drops its references.
 		d.cancel(stream)
-		return &Error{Code: ErrCodeMessage, StreamID: stream, Err: ErrSectionTooLarge}
+		return &Error{Code: ErrCodeMessage, StreamID: stream, Err: fastpath.ErrSectionTooLarge}
 	}
 	var buf []byte
 	if n := len(d.spare); n > 0 {

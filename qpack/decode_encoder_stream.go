@@ -1,9 +1,10 @@
 package qpack
 
 import (
+	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // encoderLine is the encoder-stream reader's state between reads.
@@ -52,7 +53,7 @@ func (d *Decoder) readEncoderStream(b []byte) error {
 			return err
 		}
 		if n == 0 {
-			if need > d.maxEncBuf {
+			if need > int(d.maxEncBuf) {
 				return d.encErr(len(d.pend), ErrBufferLimit)
 			}
 			d.need = need
@@ -71,7 +72,7 @@ func (d *Decoder) readEncoderStream(b []byte) error {
 			return err
 		}
 		if n == 0 {
-			if need > d.maxEncBuf {
+			if need > int(d.maxEncBuf) {
 				return d.encErr(len(b), ErrBufferLimit)
 			}
 			d.pend = append(d.pend[:0], b...)
@@ -110,13 +111,13 @@ func (d *Decoder) instruction(p []byte) (n, need int, err error) {
 		if b&0x40 != 0 {
 			e, ok := staticAt(idx)
 			if !ok {
-				return 0, 0, d.encErr(0, ErrInvalidIndex)
+				return 0, 0, d.encErr(0, fastpath.ErrInvalidIndex)
 			}
 			name, id = e.name, e.id
 		} else {
 			nm, _, tag, ok := d.tbl.GetTagged(idx)
 			if !ok {
-				return 0, 0, d.encErr(0, ErrInvalidIndex)
+				return 0, 0, d.encErr(0, fastpath.ErrInvalidIndex)
 			}
 			name, id = nm, static.FieldID(tag)
 		}
@@ -159,7 +160,7 @@ func (d *Decoder) instruction(p []byte) (n, need int, err error) {
 		}
 		name, value, tag, ok := d.tbl.GetTagged(idx)
 		if !ok {
-			return 0, 0, d.encErr(0, ErrInvalidIndex)
+			return 0, 0, d.encErr(0, fastpath.ErrInvalidIndex)
 		}
 		if err := d.insert(name, value, static.FieldID(tag)); err != nil {
 			return 0, 0, err
@@ -197,7 +198,7 @@ func (d *Decoder) encString(p []byte, off int, n uint8, extra int, buf *[]byte) 
 		return nil, 0, need, err
 	}
 	if l > uint64(d.maxString) {
-		return nil, 0, 0, d.encErr(off, ErrStringTooLong)
+		return nil, 0, 0, d.encErr(off, fastpath.ErrStringTooLong)
 	}
 	least := int(l) // fewest octets this string can decode to
 	if p[off]&(1<<n) != 0 && l > 0 {
@@ -210,7 +211,7 @@ func (d *Decoder) encString(p []byte, off int, n uint8, extra int, buf *[]byte) 
 	if end > len(p) {
 		return nil, 0, end, nil
 	}
-	s, *buf, _, err = wire.ReadString((*buf)[:0], p[off:end], n, d.maxString)
+	s, *buf, _, err = wire.ReadString((*buf)[:0], p[off:end], n, int(d.maxString))
 	if err != nil {
 		return nil, 0, 0, d.encErr(off, err)
 	}

@@ -3,9 +3,9 @@ package qpack
 import (
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/field"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // lineState is what decoding a section carries from line to line.
@@ -111,7 +111,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				l += int(p[start])
 				start++
 			}
-			limit := min(d.maxString, st.budget-len(name)-table.Overhead)
+			limit := min(int(d.maxString), st.budget-len(name)-table.Overhead)
 			if l > limit || l > len(p)-start {
 				return off, nil
 			}
@@ -128,7 +128,8 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				return off, nil
 			default:
 				// Most strings are in the entry st.pred names: compared inline.
-				en := &d.memo.ents[*st.pred]
+				j := *st.pred
+				en := &d.memo.ents[j]
 				hit := int(en.n) == l
 				switch {
 				case !hit:
@@ -142,14 +143,15 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 					hit = string(d.memo.coded(en)) == string(q)
 				}
 				if !hit {
-					j := d.memo.index(p, start, next)
-					if j < 0 {
+					k := d.memo.index(p, start, next)
+					if k < 0 {
 						return off, nil
 					}
-					*st.pred = uint8(j)
+					j = uint8(k)
+					*st.pred = j
 					en = &d.memo.ents[j]
 				}
-				st.pred = &en.next
+				st.pred = &d.memo.next[j]
 				if value = d.memo.out(en); len(value) > limit {
 					return off, nil
 				}
@@ -160,10 +162,10 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 				f = fastpath.NeverIndex
 			}
 			var ok bool
-			if name, next, ok = d.fastString(p, off, 3, min(d.maxString, st.budget-table.Overhead), st, &d.nameBuf); !ok {
+			if name, next, ok = d.fastString(p, off, 3, min(int(d.maxString), st.budget-table.Overhead), st, &d.nameBuf); !ok {
 				return off, nil
 			}
-			if value, next, ok = d.fastString(p, next, 7, min(d.maxString, st.budget-len(name)-table.Overhead), st, &d.valueBuf); !ok {
+			if value, next, ok = d.fastString(p, next, 7, min(int(d.maxString), st.budget-len(name)-table.Overhead), st, &d.valueBuf); !ok {
 				return off, nil
 			}
 
@@ -171,7 +173,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 			return off, nil
 		}
 		size := len(name) + len(value) + table.Overhead
-		if size > st.budget || st.fields >= d.maxFields {
+		if size > st.budget || st.fields >= int(d.maxFields) {
 			return off, nil
 		}
 		st.budget -= size
@@ -230,16 +232,18 @@ func (d *Decoder) fastString(p []byte, off int, n uint8, limit int, st *lineStat
 	}
 	// decMemo.index, first where st.pred says.
 	memo := d.memo
-	en := &memo.ents[*st.pred]
+	j := *st.pred
+	en := &memo.ents[j]
 	if !memo.is(en, p, start, end) {
-		j := memo.index(p, start, end)
-		if j < 0 {
+		k := memo.index(p, start, end)
+		if k < 0 {
 			return nil, 0, false
 		}
-		*st.pred = uint8(j)
+		j = uint8(k)
+		*st.pred = j
 		en = &memo.ents[j]
 	}
-	st.pred = &en.next
+	st.pred = &memo.next[j]
 	if out := memo.out(en); len(out) <= limit {
 		return out, end, true
 	}

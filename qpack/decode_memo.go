@@ -15,15 +15,20 @@ import "encoding/binary"
 // the first and last 8 coded bytes. Its strings, coded and decoded, lie in
 // one arena that grows on use up to decMemoBudget bytes, then starts over;
 // longer than decMemoMax, they are not kept. Init wipes it, keeping memory.
+// The entries are 4 bytes and the links between them apart, so the memo's
+// fixed part is 352 bytes, not 576: the decoded length, read only on a
+// hit, lies in the arena between the coded and the decoded bytes.
 //
 // A string handed out from the memo is valid until the next room, which
 // may reuse the arena: until the next string decoded from the wire.
 type decMemo struct {
-	ents  [decWays << decBits]decEntry
-	arena []byte
+	ents [decWays << decBits]decEntry
+	// next[j] is the entry of the string that followed entry j's, last
+	// time (see fastString).
+	next  [decWays << decBits]uint8
+	arena []byte // from decMemoHead on: coded bytes, 2-byte decoded length, decoded bytes
 	// first is the entry of the first string of the last section where
-	// decoding looked first; each entry's next is the entry of the string
-	// that followed it (see fastString).
+	// decoding looked first.
 	first uint8
 }
 
@@ -32,24 +37,38 @@ const (
 	decWays       = 4
 	decMemoMax    = 768
 	decMemoBudget = 8 << 10 // +decMemoMax < 1<<16: offsets are uint16
+	// decMemoHead is the arena's first bytes, always zero: the decoded
+	// length of an empty entry (off and n 0), so that a hit on one, by an
+	// empty coded string, gives an empty string as the Huffman decoder
+	// does.
+	decMemoHead = 2
 )
 
-// decEntry is 8 bytes: the key is compared in the arena.
+// decEntry is 4 bytes: the key is compared in the arena.
 type decEntry struct {
-	off   uint16 // the coded bytes at arena[off:], then the decoded ones
-	n, dn uint16 // coded and decoded lengths; n is 0 in an empty entry
-	next  uint8  // where the string after this one was, last time
+	off uint16 // the coded bytes at arena[off:]
+	n   uint16 // coded length; 0 in an empty entry
+}
+
+// newDecMemo returns an empty memo.
+func newDecMemo() *decMemo {
+	return &decMemo{arena: make([]byte, decMemoHead, 512)}
 }
 
 // coded and out return en's coded and decoded bytes, capacity trimmed.
 func (m *decMemo) coded(en *decEntry) []byte { return m.arena[en.off : en.off+en.n : en.off+en.n] }
-func (m *decMemo) out(en *decEntry) []byte   { o := en.off + en.n; return m.arena[o : o+en.dn : o+en.dn] }
+func (m *decMemo) out(en *decEntry) []byte {
+	o := int(en.off) + int(en.n)
+	dn := int(binary.LittleEndian.Uint16(m.arena[o:]))
+	o += 2
+	return m.arena[o : o+dn : o+dn]
+}
 
 // wipe empties m (if any) for a new connection, keeping its arena's memory.
 func (m *decMemo) wipe() *decMemo {
 	if m != nil {
 		clear(m.arena[:cap(m.arena)])
-		*m = decMemo{arena: m.arena[:0]}
+		*m = decMemo{arena: m.arena[:decMemoHead]}
 	}
 	return m
 }
@@ -105,21 +124,26 @@ func (m *decMemo) room(c []byte) []byte {
 	if len(c) == 0 || need > decMemoMax {
 		return nil
 	}
+	need += 2 // the decoded length
 	if len(m.arena)+need > decMemoBudget {
 		m.wipe() // full: start over
 	}
 	if len(m.arena)+need > cap(m.arena) {
 		m.arena = append(make([]byte, 0, min(max(2*cap(m.arena), len(m.arena)+need, 512), decMemoBudget)), m.arena...)
 	}
-	return m.arena[len(m.arena)+len(c) : len(m.arena)+len(c)]
+	o := len(m.arena) + len(c) + 2
+	return m.arena[o:o]
 }
 
 // keep remembers that c decodes to out, which was appended to room(c).
 func (m *decMemo) keep(c, out []byte) {
 	head, tail := decKey(c, 0, len(c))
 	// The newest goes first, the others move down a way; the oldest leaves.
-	set := (*[decWays]decEntry)(m.ents[decHash(head, tail, len(c)):])
+	i := decHash(head, tail, len(c))
+	set, next := (*[decWays]decEntry)(m.ents[i:]), (*[decWays]uint8)(m.next[i:])
 	copy(set[1:], set[:decWays-1])
-	set[0] = decEntry{off: uint16(len(m.arena)), n: uint16(len(c)), dn: uint16(len(out))}
-	m.arena = append(append(m.arena, c...), out...) // out in place: copied onto itself
+	copy(next[1:], next[:decWays-1])
+	next[0] = 0
+	set[0] = decEntry{off: uint16(len(m.arena)), n: uint16(len(c))}
+	m.arena = append(binary.LittleEndian.AppendUint16(append(m.arena, c...), uint16(len(out))), out...) // out in place: copied onto itself
 }

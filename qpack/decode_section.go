@@ -2,9 +2,9 @@ package qpack
 
 import (
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // DecodeSection decodes one encoded field section (the payload of a HEADERS
@@ -19,11 +19,13 @@ import (
 //
 // Errors:
 //   - *Error with Code QPACK_DECOMPRESSION_FAILED: the section cannot be
-//     decoded (ErrInvalidIndex, ErrRequiredInsertCount, ErrTruncated,
-//     ErrTooManyBlocked, ...); a connection error, the Decoder is closed.
-//   - *Error with Code H3_MESSAGE_ERROR (ErrMalformedField and its kinds,
-//     ErrSectionTooLarge, ErrStringTooLong, ErrTooManyFields): the message
-//     is malformed or over a limit; a stream error, the Decoder stays usable.
+//     decoded (fastpath.ErrInvalidIndex, ErrRequiredInsertCount,
+//     fastpath.ErrTruncated, ErrTooManyBlocked, ...); a connection error,
+//     the Decoder is closed.
+//   - *Error with Code H3_MESSAGE_ERROR (fastpath.ErrMalformedField and its
+//     kinds, fastpath.ErrSectionTooLarge, fastpath.ErrStringTooLong,
+//     ErrTooManyFields): the message is malformed or over a limit; a stream
+//     error, the Decoder stays usable.
 //     A blocked section over MaxBlockedSectionSize is one too; the decoder
 //     then queues the stream's Stream Cancellation itself.
 //   - an error returned by sink, as is; the Decoder stays usable.
@@ -89,7 +91,7 @@ func (d *Decoder) prefix(p []byte) (ric, base uint64, n int, err error) {
 		}
 	}
 	if k >= len(p) {
-		return 0, 0, k, ErrTruncated
+		return 0, 0, k, fastpath.ErrTruncated
 	}
 	delta, k2, err := wire.ReadInt(p[k:], 7)
 	if err != nil {
@@ -110,7 +112,7 @@ func (d *Decoder) prefix(p []byte) (ric, base uint64, n int, err error) {
 // decodeLines decodes the field lines of p from off, then acknowledges the
 // section when it has dynamic references.
 func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) (err error) {
-	st := lineState{stream: stream, ric: ric, base: base, budget: d.maxSection}
+	st := lineState{stream: stream, ric: ric, base: base, budget: int(d.maxSection)}
 	// The memo is for sections without dynamic references: a peer that
 	// does not use the table sends the same strings as literals in every
 	// section. With references, those come as indexes, and the memo costs
@@ -145,7 +147,7 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 // references (one request alone never needs it) and reports whether it did.
 func (d *Decoder) startMemo() bool {
 	if d.static1 {
-		d.memo = new(decMemo)
+		d.memo = newDecMemo()
 	}
 	d.static1 = true
 	return d.memo != nil
@@ -210,7 +212,7 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 		name, value, id, ok = d.dynamic(st.base-1-idx, st.ric)
 	}
 	if !ok {
-		return 0, d.sectionErr(stream, off, ErrInvalidIndex)
+		return 0, d.sectionErr(stream, off, fastpath.ErrInvalidIndex)
 	}
 	off += k
 	if lit {
@@ -221,10 +223,10 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 field:
 	size := len(name) + len(value) + table.Overhead
 	if size > budget {
-		return 0, d.sectionErr(stream, start, ErrSectionTooLarge)
+		return 0, d.sectionErr(stream, start, fastpath.ErrSectionTooLarge)
 	}
 	st.budget = budget - size
-	if st.fields++; st.fields > d.maxFields {
+	if st.fields++; st.fields > int(d.maxFields) {
 		return 0, d.sectionErr(stream, start, ErrTooManyFields)
 	}
 	f = f.WithID(id)
@@ -257,9 +259,9 @@ func (d *Decoder) dynamic(abs, ric uint64) (name, value []byte, id static.FieldI
 // stays valid while another string is read (whose decoding may evict the
 // memo's entry).
 func (d *Decoder) sectionString(p []byte, off int, n uint8, buf *[]byte, room int, own bool) ([]byte, int, error) {
-	limit := min(d.maxString, room-table.Overhead)
+	limit := min(int(d.maxString), room-table.Overhead)
 	if limit < 0 {
-		return nil, off, ErrSectionTooLarge
+		return nil, off, fastpath.ErrSectionTooLarge
 	}
 	if off >= len(p) || p[off]&(1<<n) == 0 || !d.memoOn {
 		return d.readString(p, off, n, buf, limit)
@@ -294,8 +296,8 @@ func (d *Decoder) readString(p []byte, off int, n uint8, buf *[]byte, limit int)
 	s, nb, k, err := wire.ReadString((*buf)[:0], p[off:], n, limit)
 	*buf = nb
 	if err != nil {
-		if err == ErrStringTooLong && limit < d.maxString {
-			err = ErrSectionTooLarge
+		if err == fastpath.ErrStringTooLong && limit < int(d.maxString) {
+			err = fastpath.ErrSectionTooLarge
 		}
 		return nil, off, err
 	}
@@ -325,8 +327,8 @@ func (d *Decoder) ack(stream, ric uint64) {
 // limits and malformed fields, which leave the decoder's state intact.
 func isStreamError(err error) bool {
 	switch err {
-	case ErrSectionTooLarge, ErrStringTooLong, ErrTooManyFields,
-		ErrInvalidFieldName, ErrInvalidFieldValue, ErrPseudoAfterRegular:
+	case fastpath.ErrSectionTooLarge, fastpath.ErrStringTooLong, ErrTooManyFields,
+		fastpath.ErrInvalidFieldName, fastpath.ErrInvalidFieldValue, fastpath.ErrPseudoAfterRegular:
 		return true
 	}
 	return false

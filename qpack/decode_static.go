@@ -3,7 +3,7 @@ package qpack
 import (
 	"sync"
 
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // staticEntry is a QPACK static entry as bytes, which decoded fields point

@@ -1,12 +1,14 @@
 package qpack
 
-import "github.com/hqpack/hqpack/internal/table"
+import (
+	"github.com/hqpack/hqpack/internal/table"
 
-// Default limits, used where a DecoderConfig field is zero.
-const (
-	// DefaultMaxSectionSize is the hpack package's default.
-	DefaultMaxSectionSize = 64 << 10
+	"github.com/hqpack/hqpack/fastpath"
 )
+
+// defaultMaxSectionSize is the section and string limit where a
+// DecoderConfig field is zero: the hpack package's, 64 KiB.
+const defaultMaxSectionSize = 64 << 10
 
 // maxLimit caps every configured limit: far above any sane setting, and far
 // from overflow even in a 32-bit int.
@@ -24,8 +26,7 @@ type DecoderConfig struct {
 	// MaxSectionSize bounds a decoded section: the sum over its fields of
 	// len(name)+len(value)+32, our SETTINGS_MAX_FIELD_SECTION_SIZE (RFC 9114
 	// §4.2.2). It is counted as fields arrive, so a section that references
-	// one large entry many times stops at the limit. 0 means
-	// DefaultMaxSectionSize.
+	// one large entry many times stops at the limit. 0 means 64 KiB.
 	MaxSectionSize int
 	// MaxStringLength bounds one name or value, on the wire length before
 	// any Huffman decoding and on the decoded length, in sections and on the
@@ -46,7 +47,7 @@ type DecoderConfig struct {
 	// Validate checks every field as it is decoded: names and values per
 	// RFC 9114 §4.2, pseudo-header fields defined and before regular ones
 	// (§4.3); the rules of HTTP/2 and of the hpack package. A malformed
-	// field is a stream error (ErrMalformedField), not a connection error.
+	// field is a stream error (fastpath.ErrMalformedField), not a connection error.
 	Validate bool
 	// InitialCapacity starts the dynamic table at this capacity (at most
 	// MaxTableCapacity) instead of 0, so inserts may come before any Set
@@ -73,17 +74,18 @@ type DecoderConfig struct {
 // them.
 //
 // After a connection error (Error.Code QPACK_DECOMPRESSION_FAILED or
-// QPACK_ENCODER_STREAM_ERROR) every later call fails with ErrClosed.
+// QPACK_ENCODER_STREAM_ERROR) every later call fails with fastpath.ErrClosed.
 type Decoder struct {
-	maxCap      int
-	maxEntries  uint64
-	maxBlocked  int
-	maxSection  int
-	maxFields   int
-	maxString   int
-	maxEncBuf   int
-	maxHeld     int
-	validate    bool
+	maxEntries uint64
+	// The limits, each at most maxLimit: int32 keeps the struct at 352
+	// bytes, a size class (392 took one of 416).
+	maxCap, maxBlocked, maxSection, maxFields int32
+	maxString, maxEncBuf, maxHeld             int32
+
+	validate bool
+	memoOn   bool // the section being decoded may use the memo
+	static1  bool // a section without references was decoded
+
 	tbl         table.Table
 	err         *Error // the connection error, once failed
 	closedErr   *Error
@@ -94,8 +96,6 @@ type Decoder struct {
 	out         []byte   // pending Section Acknowledgments and Stream Cancellations
 	known       uint64   // Known Received Count the encoder has once it reads out
 	memo        *decMemo // Huffman strings of sections, made by startMemo, kept by Init
-	memoOn      bool     // the section being decoded may use the memo
-	static1     bool     // a section without references was decoded
 }
 
 // Init makes d a fresh decoder with the settings and limits of cfg (a new
@@ -142,19 +142,21 @@ func clampLimit(v, def int) int {
 
 func (d *Decoder) init(cfg DecoderConfig) {
 	loadStatic()
-	d.maxCap = int(min(cfg.MaxTableCapacity, maxLimit))
+	maxCap := int(min(cfg.MaxTableCapacity, maxLimit))
 	// MaxEntries follows the setting as sent, so the Required Insert Count
 	// encoding agrees with the peer's even for settings past our own limit.
 	d.maxEntries = min(cfg.MaxTableCapacity, 1<<62) / table.Overhead
-	d.maxBlocked = int(min(cfg.MaxBlockedStreams, maxLimit))
-	d.maxSection = clampLimit(cfg.MaxSectionSize, DefaultMaxSectionSize)
-	d.maxFields = clampLimit(cfg.MaxFields, maxLimit)
-	d.maxString = clampLimit(cfg.MaxStringLength, d.maxSection)
-	d.maxEncBuf = clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(d.maxCap)+64, maxLimit)))
-	d.maxHeld = clampLimit(cfg.MaxBlockedSectionSize, d.maxSection)
+	maxSection := clampLimit(cfg.MaxSectionSize, defaultMaxSectionSize)
+	d.maxCap = int32(maxCap)
+	d.maxBlocked = int32(min(cfg.MaxBlockedStreams, maxLimit))
+	d.maxSection = int32(maxSection)
+	d.maxFields = int32(clampLimit(cfg.MaxFields, maxLimit))
+	d.maxString = int32(clampLimit(cfg.MaxStringLength, maxSection))
+	d.maxEncBuf = int32(clampLimit(cfg.MaxEncoderStreamBuffer, int(min(4*uint64(maxCap)+64, maxLimit))))
+	d.maxHeld = int32(clampLimit(cfg.MaxBlockedSectionSize, maxSection))
 	d.validate = cfg.Validate
-	d.tbl.Init(d.maxCap, false) // keeps memory for the largest table the peer may set
-	d.tbl.SetCapacity(int(min(cfg.InitialCapacity, uint64(d.maxCap))))
+	d.tbl.Init(maxCap, false) // keeps memory for the largest table the peer may set
+	d.tbl.SetCapacity(int(min(cfg.InitialCapacity, uint64(maxCap))))
 }
 
 // InsertCount returns the number of entries inserted into the dynamic table
@@ -173,10 +175,10 @@ func (d *Decoder) TableEntry(abs uint64) (name, value []byte, ok bool) {
 }
 
 // fail records a connection error and returns it; every later call returns
-// ErrClosed.
+// fastpath.ErrClosed.
 func (d *Decoder) fail(code ErrCode, stream uint64, off int, cause error) *Error {
 	e := &Error{Code: code, StreamID: stream, Offset: off, Err: cause}
 	d.err = e
-	d.closedErr = &Error{Code: code, StreamID: stream, Offset: off, Err: ErrClosed}
+	d.closedErr = &Error{Code: code, StreamID: stream, Offset: off, Err: fastpath.ErrClosed}
 	return e
 }

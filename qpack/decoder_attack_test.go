@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/codectest"
 )
 
@@ -25,10 +26,10 @@ func TestAttackRequiredInsertCount(t *testing.T) {
 		{"wraps below the range", []byte{0xff, 0x01, 0x00}, ErrRequiredInsertCount}, // 256: RIC 255 > MaxValue 128, <= FullRange
 		{"negative base", []byte{0x02, 0x81}, ErrRequiredInsertCount},               // RIC 1, sign, delta 1
 		{"negative base, RIC 0", []byte{0x00, 0x80}, ErrRequiredInsertCount},
-		{"integer over 2^62", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00}, ErrIntegerOverflow},
-		{"base over 2^62", []byte{0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrIntegerOverflow},
-		{"endless continuation", append([]byte{0xff}, bytes.Repeat([]byte{0x80}, 100)...), ErrIntegerOverflow},
-		{"empty section", []byte{}, ErrTruncated},
+		{"integer over 2^62", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00}, fastpath.ErrIntegerOverflow},
+		{"base over 2^62", []byte{0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, fastpath.ErrIntegerOverflow},
+		{"endless continuation", append([]byte{0xff}, bytes.Repeat([]byte{0x80}, 100)...), fastpath.ErrIntegerOverflow},
+		{"empty section", []byte{}, fastpath.ErrTruncated},
 	}
 	for _, tc := range tests {
 		if tc.cause == nil {
@@ -37,8 +38,8 @@ func TestAttackRequiredInsertCount(t *testing.T) {
 		d := newTestDecoder(t, 100)
 		_, err := d.DecodeSection(4, tc.prefix, codectest.Discard{})
 		wantCode(t, err, ErrCodeDecompressionFailed, tc.cause)
-		if _, err := d.DecodeSection(8, []byte{0, 0}, codectest.Discard{}); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: next call %v, want ErrClosed", tc.name, err)
+		if _, err := d.DecodeSection(8, []byte{0, 0}, codectest.Discard{}); !errors.Is(err, fastpath.ErrClosed) {
+			t.Errorf("%s: next call %v, want fastpath.ErrClosed", tc.name, err)
 		}
 	}
 	// A decoder that allows no dynamic table accepts only RIC 0.
@@ -71,7 +72,7 @@ func TestAttackReferences(t *testing.T) {
 		d := newTestDecoder(t, 100)
 		mustRead(t, d, cat(insertLiteral("a", strings.Repeat("1", 2960), false), insertLiteral("b", strings.Repeat("2", 2960), false)))
 		_, err := d.DecodeSection(4, tc.section, codectest.Discard{})
-		if e := wantCode(t, err, ErrCodeDecompressionFailed, ErrInvalidIndex); e.Offset == 0 {
+		if e := wantCode(t, err, ErrCodeDecompressionFailed, fastpath.ErrInvalidIndex); e.Offset == 0 {
 			t.Errorf("%s: offset 0, want the field line's", tc.name)
 		}
 	}
@@ -84,12 +85,12 @@ func TestAttackSectionStrings(t *testing.T) {
 		code    ErrCode
 		cause   error
 	}{
-		{"truncated value", cat([]byte{0, 0}, literalStaticRef(1, "/index", false, false))[:6], ErrCodeDecompressionFailed, ErrTruncated},
-		{"value length past the end", []byte{0, 0, 0x51, 0x7f, 0x80, 0x01}, ErrCodeDecompressionFailed, ErrTruncated},
-		{"huffman EOS", []byte{0, 0, 0x51, 0x84, 0xff, 0xff, 0xff, 0xff}, ErrCodeDecompressionFailed, ErrHuffmanEOS},
-		{"huffman zero padding", []byte{0, 0, 0x51, 0x81, 0x00}, ErrCodeDecompressionFailed, ErrHuffmanPaddingBits},
-		{"string length over 2^62", []byte{0, 0, 0x51, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrCodeDecompressionFailed, ErrIntegerOverflow},
-		{"huge string length", []byte{0, 0, 0x51, 0x7f, 0xff, 0xff, 0xff, 0xff, 0x0f}, ErrCodeMessage, ErrSectionTooLarge},
+		{"truncated value", cat([]byte{0, 0}, literalStaticRef(1, "/index", false, false))[:6], ErrCodeDecompressionFailed, fastpath.ErrTruncated},
+		{"value length past the end", []byte{0, 0, 0x51, 0x7f, 0x80, 0x01}, ErrCodeDecompressionFailed, fastpath.ErrTruncated},
+		{"huffman EOS", []byte{0, 0, 0x51, 0x84, 0xff, 0xff, 0xff, 0xff}, ErrCodeDecompressionFailed, fastpath.ErrHuffmanEOS},
+		{"huffman zero padding", []byte{0, 0, 0x51, 0x81, 0x00}, ErrCodeDecompressionFailed, fastpath.ErrHuffmanPaddingBits},
+		{"string length over 2^62", []byte{0, 0, 0x51, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrCodeDecompressionFailed, fastpath.ErrIntegerOverflow},
+		{"huge string length", []byte{0, 0, 0x51, 0x7f, 0xff, 0xff, 0xff, 0xff, 0x0f}, ErrCodeMessage, fastpath.ErrSectionTooLarge},
 	}
 	for _, tc := range tests {
 		d := newDecoder(DecoderConfig{})
@@ -106,16 +107,16 @@ func TestAttackSectionBomb(t *testing.T) {
 	section := append(sectionPrefix(1, 1, 128), bytes.Repeat(indexedDynamic(0), 100000)...)
 	var n codectest.Counter
 	_, err := d.DecodeSection(4, section, &n)
-	wantCode(t, err, ErrCodeMessage, ErrSectionTooLarge)
-	if n.Bytes > DefaultMaxSectionSize {
-		t.Errorf("%d bytes handed out, limit %d", n.Bytes, DefaultMaxSectionSize)
+	wantCode(t, err, ErrCodeMessage, fastpath.ErrSectionTooLarge)
+	if n.Bytes > defaultMaxSectionSize {
+		t.Errorf("%d bytes handed out, limit %d", n.Bytes, defaultMaxSectionSize)
 	}
 	// 8193 empty literal names: 32 bytes of overhead each.
 	d = newDecoder(DecoderConfig{MaxSectionSize: 8192 * 32})
 	section = append([]byte{0, 0}, bytes.Repeat([]byte{0x20, 0x00}, 8193)...)
 	n = codectest.Counter{}
 	_, err = d.DecodeSection(4, section, &n)
-	wantCode(t, err, ErrCodeMessage, ErrSectionTooLarge)
+	wantCode(t, err, ErrCodeMessage, fastpath.ErrSectionTooLarge)
 	if n.Fields != 8192 {
 		t.Errorf("%d fields before the limit, want 8192", n.Fields)
 	}
@@ -132,14 +133,14 @@ func TestAttackEncoderStream(t *testing.T) {
 		{"insert larger than capacity", insertLiteral("n", strings.Repeat("v", 4096-32), false), ErrCapacity, 3},
 		{"insert name larger than capacity", insertLiteral(strings.Repeat("n", 4096), "", false), ErrCapacity, 3},
 		{"insert ref larger than capacity", insertStaticRef(0, strings.Repeat("v", 4096-32-9), true), ErrCapacity, 3},
-		{"static ref past the table", insertStaticRef(99, "v", false), ErrInvalidIndex, 3},
-		{"dynamic ref past the table", insertDynamicRef(0, "v", false), ErrInvalidIndex, 3},
-		{"duplicate of nothing", duplicate(0), ErrInvalidIndex, 3},
-		{"capacity over 2^62", []byte{0x3f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrIntegerOverflow, 3},
-		{"index over 2^62", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrIntegerOverflow, 3},
-		{"name length over 2^62", []byte{0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrIntegerOverflow, 3},
-		{"value length over 2^62", []byte{0xc0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, ErrIntegerOverflow, 4},
-		{"huffman EOS in value", []byte{0xc0, 0x84, 0xff, 0xff, 0xff, 0xff}, ErrHuffmanEOS, 4},
+		{"static ref past the table", insertStaticRef(99, "v", false), fastpath.ErrInvalidIndex, 3},
+		{"dynamic ref past the table", insertDynamicRef(0, "v", false), fastpath.ErrInvalidIndex, 3},
+		{"duplicate of nothing", duplicate(0), fastpath.ErrInvalidIndex, 3},
+		{"capacity over 2^62", []byte{0x3f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, fastpath.ErrIntegerOverflow, 3},
+		{"index over 2^62", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, fastpath.ErrIntegerOverflow, 3},
+		{"name length over 2^62", []byte{0x5f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, fastpath.ErrIntegerOverflow, 3},
+		{"value length over 2^62", []byte{0xc0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, fastpath.ErrIntegerOverflow, 4},
+		{"huffman EOS in value", []byte{0xc0, 0x84, 0xff, 0xff, 0xff, 0xff}, fastpath.ErrHuffmanEOS, 4},
 	}
 	for _, tc := range tests {
 		d := newDecoder(DecoderConfig{MaxTableCapacity: 4096})
@@ -150,8 +151,8 @@ func TestAttackEncoderStream(t *testing.T) {
 		if e.Offset != tc.off {
 			t.Errorf("%s: offset %d, want %d", tc.name, e.Offset, tc.off)
 		}
-		if err := d.ReadEncoderStream(setCapacity(0)); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: next read %v, want ErrClosed", tc.name, err)
+		if err := d.ReadEncoderStream(setCapacity(0)); !errors.Is(err, fastpath.ErrClosed) {
+			t.Errorf("%s: next read %v, want fastpath.ErrClosed", tc.name, err)
 		}
 	}
 	// Before any Set Dynamic Table Capacity the capacity is 0 (RFC 9204
@@ -176,8 +177,8 @@ func TestAttackEncoderStreamEndless(t *testing.T) {
 		// A value that fits the table but not the buffer bound.
 		{"long value", []byte{0xc0, 0x7f, 0xe9, 0x0f}, 'a', ErrBufferLimit}, // 127+2025 bytes
 		// Continuation bytes: the integer limit comes first.
-		{"endless integer", []byte{0x3f}, 0x80, ErrIntegerOverflow},
-		{"endless name length", []byte{0x5f}, 0xff, ErrIntegerOverflow},
+		{"endless integer", []byte{0x3f}, 0x80, fastpath.ErrIntegerOverflow},
+		{"endless name length", []byte{0x5f}, 0xff, fastpath.ErrIntegerOverflow},
 	}
 	for _, tc := range tests {
 		d := newDecoder(DecoderConfig{MaxTableCapacity: 1 << 20, MaxEncoderStreamBuffer: bound})

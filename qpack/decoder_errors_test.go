@@ -5,11 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/codectest"
 )
 
 // TestClosedAfterConnectionError: after a connection error every call
-// fails with ErrClosed (carrying the original code), nothing more is
+// fails with fastpath.ErrClosed (carrying the original code), nothing more is
 // written to the decoder stream, and nothing is reported unblocked.
 func TestClosedAfterConnectionError(t *testing.T) {
 	for _, encoderSide := range []bool{false, true} {
@@ -26,14 +27,14 @@ func TestClosedAfterConnectionError(t *testing.T) {
 		} else {
 			_, first = d.DecodeSection(12, cat(sectionPrefix(1, 1, 128), indexedDynamic(7)), codectest.Discard{})
 		}
-		wantCode(t, first, code, ErrInvalidIndex)
+		wantCode(t, first, code, fastpath.ErrInvalidIndex)
 		mustRead := d.ReadEncoderStream(insertLiteral("c", "d", false))
 		_, dec := d.DecodeSection(16, []byte{0, 0}, codectest.Discard{})
 		_, unb := d.DecodeUnblocked(4, codectest.Discard{})
 		cancel := d.CancelStream(4)
 		for i, err := range []error{mustRead, dec, unb, cancel} {
-			e := wantCode(t, err, code, ErrClosed)
-			if errors.Is(err, ErrInvalidIndex) {
+			e := wantCode(t, err, code, fastpath.ErrClosed)
+			if errors.Is(err, fastpath.ErrInvalidIndex) {
 				t.Errorf("call %d: %v also matches the first cause", i, err)
 			}
 			if !e.ConnectionError() {
@@ -62,27 +63,27 @@ func TestErrorValues(t *testing.T) {
 			t.Errorf("%#x: %q, want %q", uint64(code), code.String(), name)
 		}
 	}
-	e := &Error{Code: ErrCodeDecompressionFailed, StreamID: 8, Offset: 3, Err: ErrInvalidIndex}
+	e := &Error{Code: ErrCodeDecompressionFailed, StreamID: 8, Offset: 3, Err: fastpath.ErrInvalidIndex}
 	if s := e.Error(); !strings.Contains(s, "QPACK_DECOMPRESSION_FAILED") || !strings.Contains(s, "invalid index") ||
 		!strings.Contains(s, "stream 8") || !strings.Contains(s, "offset 3") {
 		t.Errorf("message %q", s)
 	}
-	for _, kind := range []error{ErrInvalidFieldName, ErrInvalidFieldValue, ErrPseudoAfterRegular} {
+	for _, kind := range []error{fastpath.ErrInvalidFieldName, fastpath.ErrInvalidFieldValue, fastpath.ErrPseudoAfterRegular} {
 		err := error(&Error{Code: ErrCodeMessage, Err: kind})
-		if !errors.Is(err, ErrMalformedField) || !errors.Is(err, kind) {
-			t.Errorf("%v: not both ErrMalformedField and itself", kind)
+		if !errors.Is(err, fastpath.ErrMalformedField) || !errors.Is(err, kind) {
+			t.Errorf("%v: not both fastpath.ErrMalformedField and itself", kind)
 		}
 	}
-	for _, other := range []error{ErrSectionTooLarge, ErrStringTooLong, ErrTooManyFields, ErrInvalidIndex} {
-		if errors.Is(other, ErrMalformedField) {
+	for _, other := range []error{fastpath.ErrSectionTooLarge, fastpath.ErrStringTooLong, ErrTooManyFields, fastpath.ErrInvalidIndex} {
+		if errors.Is(other, fastpath.ErrMalformedField) {
 			t.Errorf("%v is not a malformed field", other)
 		}
 	}
 	// The wire causes are the wire package's, shared with hpack.
 	d := newDecoder(DecoderConfig{})
 	_, err := d.DecodeSection(0, []byte{0x00, 0x00, 0x51, 0x85, 0xff, 0xff, 0xff, 0xff, 0xff}, codectest.Discard{})
-	wantCode(t, err, ErrCodeDecompressionFailed, ErrHuffmanEOS)
+	wantCode(t, err, ErrCodeDecompressionFailed, fastpath.ErrHuffmanEOS)
 	d = newDecoder(DecoderConfig{})
 	_, err = d.DecodeSection(0, []byte{0x00, 0x00, 0x51, 0x81, 0xfe}, codectest.Discard{})
-	wantCode(t, err, ErrCodeDecompressionFailed, ErrHuffmanPaddingBits)
+	wantCode(t, err, ErrCodeDecompressionFailed, fastpath.ErrHuffmanPaddingBits)
 }

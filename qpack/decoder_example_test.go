@@ -5,12 +5,12 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/qpack"
-	"github.com/hqpack/hqpack/static"
 )
 
 // A server decodes the HEADERS frame of a request stream into a reusable
 // field list. The static FieldID saves string compares.
 func ExampleDecoder() {
+	path := fastpath.LookupField(":path") // once, in a real server
 	var dec qpack.Decoder
 	dec.Init(qpack.DecoderConfig{MaxTableCapacity: 4096, MaxBlockedStreams: 16, Validate: true})
 
@@ -23,7 +23,7 @@ func ExampleDecoder() {
 	}
 	for i := 0; i < fields.Len(); i++ {
 		name, value, f := fields.At(i)
-		fmt.Printf("%s: %s (path: %v)\n", name, value, f.ID() == static.Path)
+		fmt.Printf("%s: %s (path: %v)\n", name, value, f.ID() == path)
 	}
 	// Output:
 	// :path: /index.html (path: true)

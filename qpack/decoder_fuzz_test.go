@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/codectest"
 )
 
@@ -12,7 +13,7 @@ import (
 // Kinds (low two bits): encoder-stream bytes, a section on stream kind>>2,
 // a cancellation, a drain of unblocked sections and of the decoder stream.
 // Nothing may panic, errors are typed, memory stays within the limits, and
-// after a connection error every call reports ErrClosed.
+// after a connection error every call reports fastpath.ErrClosed.
 func FuzzDecoder(f *testing.F) {
 	f.Add([]byte("\x01\x00\x22\x3f\xbd\x01\xc0\x0fwww.example.com\xc1\x0c/sample/path\x05\x04\x03\x81\x10\x11\x03\x00"))
 	f.Add([]byte("\x01\x05\x05\x05\x00\x80\xc1\x81\x0a\x00\x00\x02\x01\x02\x03\x00"))
@@ -37,7 +38,7 @@ func FuzzDecoder(f *testing.F) {
 			switch {
 			case err == nil, err == ErrStreamBlocked, err == ErrNoBlockedSection:
 			case errors.As(err, &e):
-				if closed && !errors.Is(err, ErrClosed) {
+				if closed && !errors.Is(err, fastpath.ErrClosed) {
 					t.Fatalf("after a connection error: %v", err)
 				}
 				if e.ConnectionError() {
@@ -74,14 +75,14 @@ func FuzzDecoder(f *testing.F) {
 				}
 				out = d.AppendDecoderStream(out[:0])
 			}
-			if len(d.pend) > d.maxEncBuf {
-				t.Fatalf("holding %d encoder-stream bytes, bound %d", len(d.pend), d.maxEncBuf)
+			if len(d.pend) > int(d.maxEncBuf) {
+				t.Fatalf("holding %d encoder-stream bytes, bound %d", len(d.pend), int(d.maxEncBuf))
 			}
-			if d.BlockedStreams() > d.maxBlocked {
-				t.Fatalf("%d blocked streams, limit %d", d.BlockedStreams(), d.maxBlocked)
+			if d.BlockedStreams() > int(d.maxBlocked) {
+				t.Fatalf("%d blocked streams, limit %d", d.BlockedStreams(), int(d.maxBlocked))
 			}
-			if size, c := d.TableSize(); size > c || c > d.maxCap {
-				t.Fatalf("table size %d capacity %d, max %d", size, c, d.maxCap)
+			if size, c := d.TableSize(); size > c || c > int(d.maxCap) {
+				t.Fatalf("table size %d capacity %d, max %d", size, c, int(d.maxCap))
 			}
 		}
 	})

@@ -17,7 +17,7 @@ import (
 )
 
 // dmFull gives d a memo, on from the first section.
-func dmFull(d *Decoder) { d.memo = new(decMemo) }
+func dmFull(d *Decoder) { d.memo = newDecMemo() }
 
 // dmSet returns the memo set of s's Huffman coding.
 func dmSet(s string) int {
@@ -256,14 +256,14 @@ func TestDecoderMemoSecondSection(t *testing.T) {
 			t.Fatalf("section %d: memo %v, scratch %d", i, got, cap(d.valueBuf))
 		}
 	}
-	if len(d.memo.arena) == 0 || d.valueBuf != nil {
+	if len(d.memo.arena) <= decMemoHead || d.valueBuf != nil {
 		t.Errorf("the memo holds %d bytes, the scratch %d", len(d.memo.arena), cap(d.valueBuf))
 	}
 	d.Init(DecoderConfig{})
-	if d.memo == nil || len(d.memo.arena) != 0 {
+	if d.memo == nil || len(d.memo.arena) != decMemoHead {
 		t.Fatal("Init dropped the memo or kept its strings")
 	}
-	if _, err := d.DecodeSection(0, requestStatic, codectest.Discard{}); err != nil || len(d.memo.arena) == 0 {
+	if _, err := d.DecodeSection(0, requestStatic, codectest.Discard{}); err != nil || len(d.memo.arena) <= decMemoHead {
 		t.Fatal(err, "the memo is off in the next connection's first section")
 	}
 }

@@ -3,6 +3,7 @@ package qpack
 import (
 	"errors"
 	"fmt"
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/corpustest"
 	"os"
 	"path/filepath"
@@ -239,18 +240,18 @@ func TestQIFSErrorFiles(t *testing.T) {
 		code  ErrCode
 		cause error
 	}{
-		{"err1", ErrCodeDecompressionFailed, ErrTruncated},
-		{"err2", ErrCodeDecompressionFailed, ErrTruncated},
-		{"err3", ErrCodeDecompressionFailed, ErrTruncated},
+		{"err1", ErrCodeDecompressionFailed, fastpath.ErrTruncated},
+		{"err2", ErrCodeDecompressionFailed, fastpath.ErrTruncated},
+		{"err3", ErrCodeDecompressionFailed, fastpath.ErrTruncated},
 		{"err4", ErrCodeDecompressionFailed, ErrRequiredInsertCount},
-		{"err5", ErrCodeDecompressionFailed, ErrInvalidIndex},
-		{"err6", ErrCodeDecompressionFailed, ErrTruncated},
-		{"err7", ErrCodeDecompressionFailed, ErrTruncated},
-		{"err8", ErrCodeDecompressionFailed, ErrTruncated},
+		{"err5", ErrCodeDecompressionFailed, fastpath.ErrInvalidIndex},
+		{"err6", ErrCodeDecompressionFailed, fastpath.ErrTruncated},
+		{"err7", ErrCodeDecompressionFailed, fastpath.ErrTruncated},
+		{"err8", ErrCodeDecompressionFailed, fastpath.ErrTruncated},
 		{"err9", 0, nil},
 		{"err10", 0, nil},
-		{"err11", ErrCodeEncoderStream, ErrInvalidIndex},
-		{"err12", ErrCodeEncoderStream, ErrInvalidIndex},
+		{"err11", ErrCodeEncoderStream, fastpath.ErrInvalidIndex},
+		{"err12", ErrCodeEncoderStream, fastpath.ErrInvalidIndex},
 	}
 	for _, tc := range tests {
 		b, err := os.ReadFile(filepath.Join(dir, "qifs", "encoded", "errors", tc.file))

@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/codectest"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // newTestDecoder returns a decoder with a 4096-byte table already set.
@@ -246,7 +247,7 @@ func TestHeldSectionTooLarge(t *testing.T) {
 	if blocked {
 		t.Fatal("held")
 	}
-	e := wantCode(t, err, ErrCodeMessage, ErrSectionTooLarge)
+	e := wantCode(t, err, ErrCodeMessage, fastpath.ErrSectionTooLarge)
 	if e.ConnectionError() {
 		t.Error("a stream error reported as a connection error")
 	}
@@ -305,25 +306,25 @@ func TestStreamErrorsKeepDecoder(t *testing.T) {
 		cause   error
 	}{
 		{"section size", DecoderConfig{MaxSectionSize: 200},
-			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), indexedDynamic(0), indexedDynamic(0)), ErrSectionTooLarge},
+			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), indexedDynamic(0), indexedDynamic(0)), fastpath.ErrSectionTooLarge},
 		{"string length", DecoderConfig{MaxStringLength: 100},
-			cat(sectionPrefix(1, 1, 128), literalDynamicRef(0, big[:101], false, false)), ErrStringTooLong},
+			cat(sectionPrefix(1, 1, 128), literalDynamicRef(0, big[:101], false, false)), fastpath.ErrStringTooLong},
 		{"huffman string length", DecoderConfig{MaxStringLength: 100},
-			cat(sectionPrefix(1, 1, 128), literalName("a", big[:200], false, true)), ErrStringTooLong},
+			cat(sectionPrefix(1, 1, 128), literalName("a", big[:200], false, true)), fastpath.ErrStringTooLong},
 		{"field count", DecoderConfig{MaxFields: 2},
 			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), indexedStatic(1), indexedStatic(2)), ErrTooManyFields},
 		{"uppercase name", DecoderConfig{Validate: true},
-			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), literalName("X-Up", "v", false, false)), ErrInvalidFieldName},
+			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), literalName("X-Up", "v", false, false)), fastpath.ErrInvalidFieldName},
 		{"empty name", DecoderConfig{Validate: true},
-			cat(sectionPrefix(1, 1, 128), literalName("", "v", false, false)), ErrInvalidFieldName},
+			cat(sectionPrefix(1, 1, 128), literalName("", "v", false, false)), fastpath.ErrInvalidFieldName},
 		{"unknown pseudo", DecoderConfig{Validate: true},
-			cat(sectionPrefix(1, 1, 128), literalName(":nope", "v", false, false)), ErrInvalidFieldName},
+			cat(sectionPrefix(1, 1, 128), literalName(":nope", "v", false, false)), fastpath.ErrInvalidFieldName},
 		{"pseudo after regular", DecoderConfig{Validate: true},
-			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), indexedStatic(17)), ErrPseudoAfterRegular},
+			cat(sectionPrefix(1, 1, 128), indexedDynamic(0), indexedStatic(17)), fastpath.ErrPseudoAfterRegular},
 		{"bad value", DecoderConfig{Validate: true},
-			cat(sectionPrefix(1, 1, 128), literalStaticRef(2, "a\nb", false, false)), ErrInvalidFieldValue},
+			cat(sectionPrefix(1, 1, 128), literalStaticRef(2, "a\nb", false, false)), fastpath.ErrInvalidFieldValue},
 		{"trailing space", DecoderConfig{Validate: true},
-			cat(sectionPrefix(1, 1, 128), literalDynamicRef(0, "ab ", false, true)), ErrInvalidFieldValue},
+			cat(sectionPrefix(1, 1, 128), literalDynamicRef(0, "ab ", false, true)), fastpath.ErrInvalidFieldValue},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -336,8 +337,8 @@ func TestStreamErrorsKeepDecoder(t *testing.T) {
 			if e.StreamID != 4 || e.ConnectionError() {
 				t.Errorf("stream %d connection %v", e.StreamID, e.ConnectionError())
 			}
-			if errors.Is(tc.cause, ErrMalformedField) != errors.Is(err, ErrMalformedField) {
-				t.Errorf("ErrMalformedField class: %v", err)
+			if errors.Is(tc.cause, fastpath.ErrMalformedField) != errors.Is(err, fastpath.ErrMalformedField) {
+				t.Errorf("fastpath.ErrMalformedField class: %v", err)
 			}
 			if out := d.AppendDecoderStream(nil); !bytes.Equal(out, []byte{0x84}) {
 				t.Errorf("decoder stream %x, want the ack 84", out)

@@ -45,7 +45,7 @@
 //
 // Names and values handed to a Sink are valid only during the call; the
 // Flags carry fastpath.NeverIndex for fields sent as never-indexed and the
-// static.FieldID of names known to the static table (static references and
+// fastpath.FieldID of names known to the static table (static references and
 // dynamic entries alike), so a server can switch on a small integer instead
 // of comparing strings.
 //
@@ -56,23 +56,25 @@
 // package's default. HTTP/3 starts with no dynamic table (RFC 9204
 // §3.2.3), so a zero capacity is static-only; HTTP/2 starts with 4096
 // octets, so package hpack's zero table size is 4096. Zero section and
-// string limits are DefaultMaxSectionSize in both.
+// string limits are 64 KiB in both.
 //
 // # Errors
 //
 // Failures are *Error values carrying the HTTP/3 error code to send
 // (QPACK_DECOMPRESSION_FAILED, QPACK_ENCODER_STREAM_ERROR,
 // QPACK_DECODER_STREAM_ERROR), the stream, the offset and a cause testable
-// with errors.Is (ErrInvalidIndex, ErrTooManyBlocked, ...). These are
-// connection errors: afterwards every call fails with ErrClosed. A Decoder
-// also reports stream errors, with code H3_MESSAGE_ERROR, for a malformed
-// field (when validation is on) or a section over a limit; after them it
-// carries on. Error.ConnectionError tells the two apart. The rule is the
-// hpack package's, with the same *Error shape: an error is a stream error
-// when the decoder's table is still in step with the peer's after it. A
-// QPACK table changes only on the encoder stream, so a section the decoder
-// stops reading costs only its stream (in HPACK, where blocks change the
-// table, the same limit ends the connection). No input makes a decoder
+// with errors.Is: those both codecs share are in package fastpath
+// (fastpath.ErrInvalidIndex, ErrTruncated, ErrSectionTooLarge, ErrClosed,
+// ErrMalformedField, ...), those of QPACK alone here (ErrTooManyBlocked,
+// ErrCapacity, ...). These are connection errors: afterwards every call fails
+// with fastpath.ErrClosed. A Decoder also reports stream errors, with code
+// H3_MESSAGE_ERROR, for a malformed field (when validation is on) or a section
+// over a limit; after them it carries on. Error.ConnectionError tells the two
+// apart. The rule is the hpack package's, with the same *Error shape: an error
+// is a stream error when the decoder's table is still in step with the peer's
+// after it. A QPACK table changes only on the encoder stream, so a section the
+// decoder stops reading costs only its stream (in HPACK, where blocks change
+// the table, the same limit ends the connection). No input makes a decoder
 // panic, and decoding time is linear in the input.
 //
 // # quic-go/qpack

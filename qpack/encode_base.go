@@ -56,11 +56,12 @@ func (p *sectionPlan) chooseBase(refs []uint64, ricLen int) uint64 {
 		c = &baseCounts{}
 		c.init(p.minRef, p.ric, refs)
 	}
+	// Only a length below bestLen matters: refsLenUnder stops at it.
 	lenAt := func(b uint64) int {
 		if c != nil && b >= p.minRef {
 			return c.refsLen(p.ric, b, len(refs))
 		}
-		return refsLen(p.ric, b, refs)
+		return refsLenUnder(p.ric, b, refs, bestLen)
 	}
 	if p.start < p.ric {
 		if l := lenAt(p.start); l < bestLen {
@@ -144,6 +145,27 @@ func refsLen(ric, base uint64, refs []uint64) int {
 			n += relLen(base-1-ref, 63>>(2*name)) // 6 or 4 prefix bits
 		} else {
 			n += relLen(ref-base, 15>>name) // 4 or 3
+		}
+	}
+	return n
+}
+
+// refsLenUnder is refsLen(ric, base, refs), or a length at least bound,
+// not exact, as soon as it reaches bound: every reference takes a byte,
+// so the count starts there and adds the bytes past the first.
+func refsLenUnder(ric, base uint64, refs []uint64, bound int) int {
+	n := baseLen(ric, base) + len(refs)
+	for _, r := range refs {
+		if n >= bound {
+			return n
+		}
+		ref, name := r>>1, r&1
+		v, m := ref-base, uint64(15>>name) // post-base: 4 or 3 prefix bits
+		if ref < base {
+			v, m = base-1-ref, 63>>(2*name) // relative: 6 or 4
+		}
+		if v >= m {
+			n += relLen(v, m) - 1
 		}
 	}
 	return n

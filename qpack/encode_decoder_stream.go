@@ -1,6 +1,10 @@
 package qpack
 
-import "github.com/hqpack/hqpack/internal/wire"
+import (
+	"github.com/hqpack/hqpack/internal/wire"
+
+	"github.com/hqpack/hqpack/fastpath"
+)
 
 // decStreamReader holds an unfinished decoder-stream instruction between
 // reads. Every decoder instruction is one prefixed integer, at most 10
@@ -18,15 +22,15 @@ type decStreamReader struct {
 // A Section Acknowledgment for a stream with no unacknowledged section, an
 // Insert Count Increment of 0 or past the inserts sent, and an integer over
 // 2^62-1 are connection errors: an *Error with Code QPACK_DECODER_STREAM_ERROR
-// and Err ErrUnexpectedAck or ErrIntegerOverflow, Offset counting from the
-// start of the decoder stream. After one, every call fails with ErrClosed
-// and sections are encoded with the static table only.
+// and Err ErrUnexpectedAck or fastpath.ErrIntegerOverflow, Offset counting
+// from the start of the decoder stream. After one, every call fails with
+// fastpath.ErrClosed and sections are encoded with the static table only.
 //
 // Use it with AckDecoderStream; AckImmediate has already acknowledged
 // everything it wrote, so a real acknowledgment would be unexpected.
 func (e *Encoder) ReadDecoderStream(b []byte) error {
 	if e.err != nil {
-		return &Error{Code: ErrCodeDecoderStream, StreamID: e.err.StreamID, Offset: e.err.Offset, Err: ErrClosed}
+		return &Error{Code: ErrCodeDecoderStream, StreamID: e.err.StreamID, Offset: e.err.Offset, Err: fastpath.ErrClosed}
 	}
 	r := &e.dec
 	for len(b) > 0 {

@@ -1,7 +1,5 @@
 package qpack
 
-import "github.com/hqpack/hqpack/internal/table"
-
 // fieldHistory is the encoder's memory for deciding what to insert and what
 // to keep. An insert costs about as much as the literal it replaces, so it
 // pays only when the entry is referenced again before it is evicted;
@@ -71,10 +69,12 @@ func strHash(s string, seed uint64) uint64 {
 	return h ^ h>>32
 }
 
-// seen returns how often the field with the name sawName saw last and
-// value is in the history, and records it.
-func (h *fieldHistory) seen(value string) int {
-	x := uint32(h.name ^ table.StrHash(value, 0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1)
+// seen returns how often the field with the name sawName saw last and a
+// value is in the history, and records it. vh is the value's hash in the
+// encoder's index (HashOf, seeded with encSeed): a value is hashed once
+// for both.
+func (h *fieldHistory) seen(vh uint64) int {
+	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
 	// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
 	n := uint64(0)
 	v := &h.values
@@ -116,7 +116,7 @@ func (h *fieldHistory) grow(first, next uint64) {
 		return
 	}
 	old := h.meta
-	h.meta = make([]entryMeta, max(8, 2*len(old)))
+	h.meta = make([]entryMeta, max(4, 2*len(old)))
 	for abs := first; abs < next; abs++ {
 		*h.metaAt(abs) = old[abs&uint64(len(old)-1)]
 	}

@@ -28,8 +28,8 @@ func (e *Encoder) evictable(size int) bool {
 // insertField inserts the field, or duplicates a draining entry holding it,
 // when the policy and the table allow. It reports whether the field is
 // settled: the table now has it, or the line is chosen. When held, abs is
-// the newest entry that holds the field.
-func (e *Encoder) insertField(pf *planField, abs uint64, held bool) bool {
+// the newest entry that holds the field; vh is the value's hash (HashOf).
+func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) bool {
 	p := &e.pl
 	if e.ack == AckNever && !p.canBlock {
 		return false // the entry could never be referenced
@@ -52,7 +52,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool) bool {
 		}
 		return false
 	}
-	if !e.wantInsert(pf, size) {
+	if !e.wantInsert(pf, size, vh) {
 		return false
 	}
 	e.rescue(size)
@@ -64,8 +64,9 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool) bool {
 }
 
 // wantInsert applies the indexing policy and the encoder's judgement of
-// whether the entry will pay for itself (see fieldHistory).
-func (e *Encoder) wantInsert(pf *planField, size int) bool {
+// whether the entry will pay for itself (see fieldHistory); vh is the
+// value's hash (HashOf).
+func (e *Encoder) wantInsert(pf *planField, size int, vh uint64) bool {
 	switch {
 	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
 		return size <= e.capacity
@@ -74,7 +75,7 @@ func (e *Encoder) wantInsert(pf *planField, size int) bool {
 	case size > e.capacity*3/4:
 		return false
 	}
-	seen := e.hist.seen(pf.value) // the name's hash is sawName's
+	seen := e.hist.seen(vh) // the name's hash is sawName's
 	if e.ack == AckNever {
 		// Nothing will ever be evicted, and worthBlocking keeps the
 		// blocked streams for sections that use the table.
@@ -157,14 +158,28 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	// encoder stream is read in order, so any live entry will do), or literal.
 	// A static name (at most 2 bytes as a reference) is always shorter
 	// than the literal (a length byte and at least two of payload).
-	var best, kind int
+	var kind int
 	var idx uint64
 	if sn >= 0 {
-		best, kind, idx = wire.IntLen(6, uint64(sn)), 1, uint64(sn)
-	} else {
-		best = wire.StringLen(5, name, e.huff)
+		kind, idx = 1, uint64(sn)
 	}
-	if abs, _, found := e.tbl.LookupHashed(h, name, value, 0, ins); found {
+	// A field is inserted only when no live entry holds it (insertField):
+	// its name's chain alone gives the answer. A name alone may be held,
+	// below the draining zone, and that entry is LookupHashed's answer.
+	var abs uint64
+	var found bool
+	if nameOnly {
+		abs, _, found = e.tbl.LookupHashed(h, name, value, 0, ins)
+	} else {
+		abs, found = e.tbl.LookupName(h, name, 0, ins)
+	}
+	if found {
+		best := 0 // the literal's length, sized only when there is a choice
+		if sn >= 0 {
+			best = wire.IntLen(6, uint64(sn))
+		} else {
+			best = wire.StringLen(5, name, e.huff)
+		}
 		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {
 			kind, idx = 2, rel
 		}
@@ -195,8 +210,7 @@ func (e *Encoder) emitDuplicate(abs uint64) {
 	if !m.nameOnly && e.hist.stat(&m) == nil {
 		slot = -1
 	}
-	n, v, _ := e.tbl.Abs(abs)
-	e.tbl.Add(n, v)
+	e.tbl.Duplicate(abs) // the entry's hashes, not new ones
 	e.inserted(first, slot, m.nameOnly)
 }
 

@@ -9,8 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
-	"github.com/hqpack/hqpack/static"
 )
 
 // repKind is the field line form chosen for one field (RFC 9204 §4.5).
@@ -47,6 +47,7 @@ type planField struct {
 	never        bool
 	nhuff, vhuff bool
 	pol          uint8 // policy: fastpath.NeverIndex, NoIndex, Index or 0
+	fl           uint8 // the field's policy flags (policyFlags), which gave pol
 	sn           int8  // lowest static index with the name, or -1
 	slot         int8  // name stats slot in the history, or -1
 	// memo is set when the first pass found the field in the table with
@@ -167,8 +168,12 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.planContentLength(f, uint64(raw), true, "")
 			continue
 		}
-		if n := len(p.fields); early && n < cap(p.fields) && e.planRemembered(&p.fields[:n+1][n], name, value, f) {
-			continue
+		if n := len(p.fields); early && n < cap(p.fields) {
+			// The kind is checked here, inline: most lines are not
+			// remembered, and a call each cost more than the check.
+			if m := &p.fields[:n+1][n]; m.kind == repDynamic && m.memo != 0 && e.planRemembered(m, name, value, f) {
+				continue
+			}
 		}
 		sx, sn := static.LookupQPACK(name, value) // static names are lowercase
 		if sn < 0 && !field.IsLower(name) {
@@ -214,45 +219,33 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 
 // planRemembered plans the field at the position of m, the line at that
 // position in an earlier section, as collect and preInsert would, when m
-// tells their answer without the lookups: m is the static entry that
-// matched exactly, and the field is that entry's name and value, or the
-// field is still in the dynamic table entry that m references (Recheck).
-// It reports whether it planned the field.
+// tells their answer without the lookups: the field is still in the
+// dynamic table entry that m references (Recheck). It reports whether it
+// planned the field; the caller has checked that m is a remembered
+// dynamic line (kind repDynamic, memo not 0). (Remembering static lines as well paid 1.5 % on the
+// 4096 trace row, under issue 17's 5 % bar: they go through the lookup.)
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
 	p := &e.pl
-	switch {
-	case m.kind == repStatic && m.ref != staticContentLength:
-		s, _ := static.QPACK(m.ref)
-		// Lengths first: wire.Equal compares most strings inline.
-		if len(name) != len(s.Name) || len(value) != len(s.Value) || !wire.Equal(name, s.Name) || !wire.Equal(value, s.Value) {
-			return false
-		}
-		sx, sn := int(m.ref), int(m.sn)
-		pol := decide(e.indexing, f, sn, len(value))
-		if pol == fastpath.NeverIndex {
-			if pf := e.collect(name, value, f, sx, sn); pf.kind == repPending {
-				e.preInsert(pf)
-			}
-			return true
-		}
-		// What collect writes: the rest of m is the same line.
-		m.name, m.value, m.pol = name, value, uint8(pol)
-	case m.kind == repDynamic && m.memo != 0:
-		// The entry holds the strings that gave m.sn, and no static entry
-		// matched them exactly.
+	// The entry holds the strings that gave m.sn, and no static entry
+	// matched them exactly. With the same flags, the policy is m's, which
+	// was not NeverIndex (never-indexed fields are not referenced): the
+	// name and the value's length, its other inputs, are the entry's.
+	if fl := uint8(f & policyFlags); fl != m.fl {
 		pol := decide(e.indexing, f, int(m.sn), len(value))
-		abs, hi := m.ref, e.refLimit()
-		if pol == fastpath.NeverIndex || !e.tbl.Recheck(m.h, name, value, abs, abs+uint64(m.memo), p.drainLo, hi) {
+		if pol == fastpath.NeverIndex {
 			return false
 		}
-		// What collect and preInsert write: the rest of m is the same line
-		// (slot -1 and never false, or preInsert would not have looked).
-		m.name, m.value, m.pol = name, value, uint8(pol)
-		m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
-		e.reference(abs)
-	default:
+		m.pol, m.fl = uint8(pol), fl
+	}
+	abs, hi := m.ref, e.refLimit()
+	if !e.tbl.Recheck(m.h, name, value, abs, abs+uint64(m.memo), p.drainLo, hi) {
 		return false
 	}
+	// What collect and preInsert write: the rest of m is the same line
+	// (slot -1 and never false, or preInsert would not have looked).
+	m.name, m.value = name, value
+	m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
+	e.reference(abs)
 	p.fields = p.fields[:len(p.fields)+1]
 	return true
 }
@@ -336,7 +329,7 @@ func (e *Encoder) keep(b []byte) string {
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
 	pf := e.pl.push()
-	*pf = planField{name: name, value: value, pol: uint8(pol), sn: int8(sn), slot: -1, never: pol == fastpath.NeverIndex}
+	*pf = planField{name: name, value: value, pol: uint8(pol), fl: uint8(f & policyFlags), sn: int8(sn), slot: -1, never: pol == fastpath.NeverIndex}
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}
@@ -348,7 +341,8 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 // pays, or insert its name alone. Name references wait for choose.
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
-	pf.h = e.tbl.Hash(pf.name, pf.value)
+	var vh uint64 // the value's hash, for the history
+	pf.h, vh = e.tbl.HashOf(pf.name, pf.value)
 	var newest uint64 // the newest entry holding the field, for insertField
 	held := false
 	if !pf.never {
@@ -364,7 +358,7 @@ func (e *Encoder) preInsert(pf *planField) {
 	if pf.sn < 0 || !pf.never {
 		pf.slot = int8(e.hist.sawName(pf.name))
 	}
-	if !pf.never && e.insertField(pf, newest, held) {
+	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
 	}
 	if pf.sn < 0 {
@@ -379,16 +373,28 @@ func (e *Encoder) choose(pf *planField) {
 	var nameAbs uint64 // a referenceable entry with this name
 	nameFound := false
 	if p.dynamic {
-		// The range is preInsert's: the draining zone and the Known
-		// Received Count do not move while planning, and the limit moves
-		// only with inserts.
-		abs, exact, found := e.tbl.LookupHashed(pf.h, name, value, p.drainLo, e.refLimit())
-		if exact && !pf.never {
-			e.reference(abs)
-			pf.kind, pf.ref = repDynamic, abs
-			return
+		// The range is preInsert's, or narrower: the Known Received Count
+		// does not move while planning, the draining zone only rises with
+		// inserts (its end follows the bytes ever inserted), and the limit
+		// moves only with inserts, when the section may block.
+		hi := e.refLimit()
+		switch {
+		case pf.never:
+			// The name of the newest entry holding the field, if any, as
+			// LookupHashed answers.
+			nameAbs, _, nameFound = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, hi)
+		default:
+			// preInsert's lookup missed below the entries inserted since:
+			// only those can hold the field now.
+			if p.canBlock {
+				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
+					e.reference(abs)
+					pf.kind, pf.ref = repDynamic, abs
+					return
+				}
+			}
+			nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
 		}
-		nameAbs, nameFound = abs, found
 	}
 	pf.vlen, pf.vhuff = e.choice(value)
 	switch {

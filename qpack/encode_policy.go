@@ -9,6 +9,9 @@ import (
 // its name (internal/policy's one table, keyed by static.FieldID).
 var nameClasses = policy.ByQPACKIndex()
 
+// policyFlags are the flags that decide reads.
+const policyFlags = fastpath.NeverIndex | fastpath.NoIndex | fastpath.Index
+
 // decide returns policy x for one field (not content-length): exactly
 // one of NeverIndex (a never-indexed literal), NoIndex (not inserted),
 // Index (inserted if it fits), or 0 (inserted when the encoder judges it

@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/wire"
-	"github.com/hqpack/hqpack/static"
 )
 
 // A static-only encoder (table capacity 0) plans nothing: every line

@@ -107,6 +107,10 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		default:
 			dst = e.appendLine(dst, f, base)
 		}
+		f.name, f.value = "", "" // written: sectionDone need not clear it
+	}
+	if p.next == 0 {
+		p.fields = p.fields[:0] // every line cleared
 	}
 	p.next = len(p.fields)
 	e.sectionDone()

@@ -41,9 +41,9 @@ func (m AckMode) String() string {
 	return "AckMode(?)"
 }
 
-// DefaultMaxOutstanding is the default bound on the unacknowledged sections
+// defaultMaxOutstanding is the default bound on the unacknowledged sections
 // with dynamic references that an Encoder keeps track of.
-const DefaultMaxOutstanding = 1024
+const defaultMaxOutstanding = 1024
 
 // encMaxCapacity keeps the table capacity far from integer overflow.
 const encMaxCapacity = 1 << 40
@@ -72,8 +72,7 @@ type EncoderConfig struct {
 	AckMode AckMode
 	// MaxOutstanding bounds the unacknowledged sections with dynamic
 	// references that the encoder tracks; past it, sections use only the
-	// static table and literals until acknowledgments arrive. 0 means
-	// DefaultMaxOutstanding.
+	// static table and literals until acknowledgments arrive. 0 means 1024.
 	MaxOutstanding int
 }
 
@@ -118,10 +117,10 @@ type EncoderConfig struct {
 // strings: a server's constant fields and cached Date cost a comparison
 // and a copy each (every byte is compared, so a string changed in place
 // only misses). With a dynamic table, it remembers the line of each
-// position of the last section: a field equal byte for byte to the static
-// entry, or to the dynamic entry, that the field at its position matched
-// skips the static lookup and the hashing, when no entry inserted since
-// can hold it (the lines are those the lookups would give).
+// position of the last section: a field equal byte for byte to the dynamic
+// entry that the field at its position matched skips the static lookup and
+// the hashing, when no entry inserted since can hold it (the lines are
+// those the lookups would give).
 //
 // The zero Encoder is a static-only encoder with the zero EncoderConfig;
 // Init sets another configuration.
@@ -166,7 +165,7 @@ type outSection struct {
 // or in a buffer, and nothing it learned of them steers what it inserts.
 func (e *Encoder) Init(cfg EncoderConfig) {
 	capacity := int(min(cfg.TableCapacity, cfg.MaxTableCapacity, encMaxCapacity))
-	e.tbl.Init(capacity, true)
+	e.tbl.InitSeeded(capacity, encSeed)
 	e.pl.reset()
 	clear(e.pl.fields[:cap(e.pl.fields)]) // the lines of the last connection's sections
 	pl := sectionPlan{fields: e.pl.fields[:0], buf: wipe(e.pl.buf), ends: e.pl.ends[:0]}
@@ -192,9 +191,16 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 		hist:       e.hist,
 	}
 	if e.maxOut <= 0 {
-		e.maxOut = DefaultMaxOutstanding
+		e.maxOut = defaultMaxOutstanding
 	}
 }
+
+// encSeed seeds the encoder's index, fixed so that the history keeps its
+// records of values by the index's hash of them (see fieldHistory.seen)
+// and two encoders write the same bytes. A fixed seed is safe: the index
+// is not built to stand an adversary anyway, and a table's chains stay as
+// short as the table whatever collides (see internal/table's strHash).
+const encSeed = 0x9e3779b97f4a7c15
 
 // wipe returns b emptied, its bytes up to its capacity cleared: a buffer
 // kept for the next connection holds nothing of the last.
@@ -235,8 +241,16 @@ func (e *Encoder) EncoderStreamLen() int { return len(e.stream) }
 
 // AppendEncoderStream appends the pending encoder-stream bytes to dst and
 // forgets them. Send them on the encoder stream before the sections planned
-// since the last call.
+// since the last call. Given no buffer (capacity 0, as nil), it returns
+// the encoder's own, which the caller then owns: no copy, and an encoder
+// that has stopped inserting holds no encoder-stream buffer.
 func (e *Encoder) AppendEncoderStream(dst []byte) []byte {
+	if cap(dst) == 0 && len(e.stream) > 0 {
+		// 128 bytes held for good after a typical first response. A
+		// caller that passes its own buffer keeps both, allocating nothing.
+		dst, e.stream = e.stream, nil
+		return dst
+	}
 	dst = append(dst, e.stream...)
 	e.stream = e.stream[:0]
 	return dst

@@ -15,13 +15,16 @@ import (
 // between sections (planRemembered) change nothing: an encoder whose
 // memory is wiped before every section writes the same bytes, on the
 // encoder stream and in every section, over the QIFs at several settings,
-// with acknowledgments delayed.
+// with acknowledgments delayed, and with the fields' flags as given or
+// changing at random (a remembered line keeps its field's flags).
 func TestEncoderRememberedLines(t *testing.T) {
 	dir := corpustest.Dir(t, "")
+	flagSet := []fastpath.Flags{0, 0, 0, fastpath.NeverIndex, fastpath.NoIndex, fastpath.Index}
 	for _, q := range etQIFNames {
 		lists := etReadQIF(t, filepath.Join(dir, "qifs", "qifs", q+".qif"))
 		for _, c := range []int{256, 4096} {
-			for _, delay := range []int{0, 4} {
+			for _, delay := range []int{0, 4, -1} {
+				r := rand.New(rand.NewPCG(uint64(c), uint64(len(lists))))
 				cfg := EncoderConfig{MaxTableCapacity: uint64(c), TableCapacity: uint64(c), MaxBlockedStreams: 20, AckMode: AckDecoderStream}
 				var a, b Encoder
 				a.Init(cfg)
@@ -34,6 +37,9 @@ func TestEncoderRememberedLines(t *testing.T) {
 				for i, fl := range lists {
 					l.Reset()
 					for _, f := range fl {
+						if delay < 0 { // no delay, random flags
+							f.Flags = flagSet[r.IntN(len(flagSet))]
+						}
 						l.Add(f.Name, f.Value, f.Flags)
 					}
 					clear(b.pl.fields[:cap(b.pl.fields)])
@@ -54,7 +60,7 @@ func TestEncoderRememberedLines(t *testing.T) {
 						ack[k] = d.AppendDecoderStream(nil)
 					}
 					acks = append(acks, ack)
-					for len(acks) > delay {
+					for len(acks) > max(delay, 0) {
 						if err := a.ReadDecoderStream(acks[0][0]); err != nil {
 							t.Fatal(err)
 						}
@@ -86,6 +92,27 @@ func TestBaseCounts(t *testing.T) {
 		for b := lo; b <= ric; b++ {
 			if got, want := c.refsLen(ric, b, len(refs)), refsLen(ric, b, refs); got != want {
 				t.Fatalf("lo %d ric %d base %d: counted %d, refsLen %d", lo, ric, b, got, want)
+			}
+		}
+	}
+}
+
+// TestRefsLenUnder checks refsLenUnder against refsLen: the same length
+// below the bound, and one at least the bound otherwise.
+func TestRefsLenUnder(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		ric := 1 + r.Uint64N(1<<12)
+		refs := make([]uint64, 1+r.IntN(20))
+		for i := range refs {
+			refs[i] = r.Uint64N(ric)<<1 | r.Uint64N(2)
+		}
+		base := r.Uint64N(ric + 1)
+		want := refsLen(ric, base, refs)
+		for bound := 0; bound <= want+2; bound++ {
+			got := refsLenUnder(ric, base, refs, bound)
+			if want < bound && got != want || want >= bound && got < bound {
+				t.Fatalf("ric %d base %d refs %v bound %d: %d, refsLen %d", ric, base, refs, bound, got, want)
 			}
 		}
 	}

@@ -246,7 +246,7 @@ func TestEncoderDecoderStreamErrors(t *testing.T) {
 		{"increment of 0", "00", ErrUnexpectedAck, 0},
 		{"increment past the inserts", "03", ErrUnexpectedAck, 0},
 		{"ack with nothing outstanding", "8481", ErrUnexpectedAck, 1},
-		{"integer over 2^62", "3fffffffffffffffffff7f", ErrIntegerOverflow, 0},
+		{"integer over 2^62", "3fffffffffffffffffff7f", fastpath.ErrIntegerOverflow, 0},
 		{"ack after cancellation", "4484", ErrUnexpectedAck, 1},
 	}
 	for _, tt := range tests {
@@ -266,8 +266,8 @@ func TestEncoderDecoderStreamErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %v at offset %d with QPACK_DECODER_STREAM_ERROR", tt.name, err, tt.cause, tt.off)
 			continue
 		}
-		if err := e.ReadDecoderStream([]byte{0x01}); !errors.Is(err, ErrClosed) {
-			t.Errorf("%s: after the error, %v, want ErrClosed", tt.name, err)
+		if err := e.ReadDecoderStream([]byte{0x01}); !errors.Is(err, fastpath.ErrClosed) {
+			t.Errorf("%s: after the error, %v, want fastpath.ErrClosed", tt.name, err)
 		}
 		// Static only from now on.
 		if sec := e.AppendSection(8, nil, newEtFields([]etField{{Name: "x", Value: "y"}})); sec[0] != 0 {

@@ -3,9 +3,6 @@ package qpack
 import (
 	"errors"
 	"fmt"
-
-	"github.com/hqpack/hqpack/internal/field"
-	"github.com/hqpack/hqpack/internal/wire"
 )
 
 // ErrCode is an HTTP/3 error code (RFC 9204 §6).
@@ -38,20 +35,12 @@ func (c ErrCode) String() string {
 	return fmt.Sprintf("ErrCode(%#x)", uint64(c))
 }
 
-// Causes, each testable with errors.Is on the *Error a coder returns. The
-// wire-level ones are shared with the hpack package.
+// Causes of QPACK alone, each testable with errors.Is on the *Error a coder
+// returns. The causes both codecs share (ErrTruncated, ErrInvalidIndex,
+// ErrSectionTooLarge, ErrClosed, the malformed-field errors, ...) are in
+// package fastpath; the Decoder's documentation says which end the
+// connection.
 var (
-	ErrTruncated            = wire.ErrTruncated
-	ErrIntegerOverflow      = wire.ErrIntegerOverflow
-	ErrStringTooLong        = wire.ErrStringTooLong
-	ErrHuffmanEOS           = wire.ErrHuffmanEOS
-	ErrHuffmanPaddingLength = wire.ErrHuffmanPaddingLength
-	ErrHuffmanPaddingBits   = wire.ErrHuffmanPaddingBits
-
-	// ErrInvalidIndex reports a static index past the table, or a dynamic
-	// index that is evicted, not yet inserted, or at or past the section's
-	// Required Insert Count.
-	ErrInvalidIndex = errors.New("invalid index")
 	// ErrRequiredInsertCount reports an encoded Required Insert Count that
 	// cannot be decoded (RFC 9204 §4.5.1.1), or a section whose Base is invalid.
 	ErrRequiredInsertCount = errors.New("invalid required insert count")
@@ -60,29 +49,12 @@ var (
 	ErrCapacity = errors.New("dynamic table capacity exceeded")
 	// ErrTooManyBlocked reports one blocked stream more than we allow.
 	ErrTooManyBlocked = errors.New("too many blocked streams")
-	// ErrSectionTooLarge reports a field section over the size limit.
-	ErrSectionTooLarge = errors.New("field section too large")
 	// ErrBufferLimit reports unfinished stream input past the buffer bound.
 	ErrBufferLimit = errors.New("unfinished instruction exceeds buffer limit")
 	// ErrUnexpectedAck reports a Section Acknowledgment, Stream Cancellation or
 	// Insert Count Increment that the encoder's state makes impossible.
 	ErrUnexpectedAck = errors.New("unexpected decoder stream instruction")
-	// ErrClosed reports use after an earlier connection error.
-	ErrClosed = errors.New("connection failed earlier")
 
-	// ErrMalformedField is the class of the malformed-field errors below,
-	// reported by a Decoder with Validate set (RFC 9114 §4.2, §4.3): each
-	// matches it with errors.Is. They are stream errors (H3_MESSAGE_ERROR).
-	ErrMalformedField = field.ErrMalformedField
-	// ErrInvalidFieldName reports a name that is empty, not a token, has
-	// uppercase letters, or is an undefined pseudo-header field.
-	ErrInvalidFieldName = field.ErrInvalidFieldName
-	// ErrInvalidFieldValue reports a value with NUL, CR or LF, or with
-	// leading or trailing whitespace.
-	ErrInvalidFieldValue = field.ErrInvalidFieldValue
-	// ErrPseudoAfterRegular reports a pseudo-header field after a regular
-	// field.
-	ErrPseudoAfterRegular = field.ErrPseudoAfterRegular
 	// ErrTooManyFields reports a section with more fields than the
 	// Decoder's MaxFields; a stream error.
 	ErrTooManyFields = errors.New("too many fields")

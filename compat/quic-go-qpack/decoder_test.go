@@ -247,3 +247,20 @@ func TestDecodeAllocs(t *testing.T) {
 		t.Errorf("NewEncoder: %v allocations", n)
 	}
 }
+
+// The static table read back from hqpack's decoder has RFC 9204's 99
+// entries, and every name finds its lowest index.
+func TestStaticTableReadBack(t *testing.T) {
+	if len(staticFields) != 99 {
+		t.Fatalf("%d static entries, want 99", len(staticFields))
+	}
+	for i, f := range staticFields {
+		exact, name := lookupStatic(f)
+		if exact != i && staticFields[exact] != f {
+			t.Errorf("entry %d %v: exact match %d", i, f, exact)
+		}
+		if name < 0 || name > i || staticFields[name].Name != f.Name {
+			t.Errorf("entry %d %v: name match %d", i, f, name)
+		}
+	}
+}

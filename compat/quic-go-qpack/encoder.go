@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
 )
 
 // An Encoder encodes field sections with the static table only, so it needs
@@ -35,7 +34,7 @@ func (e *Encoder) WriteField(f HeaderField) error {
 		b = append(b, 0, 0)
 		e.wrotePrefix = true
 	}
-	exact, name := static.LookupQPACK(f.Name, f.Value)
+	exact, name := lookupStatic(f)
 	switch {
 	case exact >= 0: // 11xxxxxx: indexed, static
 		b = appendInt(b, 0xc0, 6, uint64(exact))

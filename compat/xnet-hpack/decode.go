@@ -6,7 +6,6 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	hq "github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
 )
 
 // A Decoder decodes HPACK field sections, fragment by fragment, and calls
@@ -167,10 +166,10 @@ func (d *Decoder) check(err error) error {
 func xnetError(err error) error {
 	var ie *hq.IndexError
 	switch {
-	case errors.Is(err, hq.ErrStringTooLong):
+	case errors.Is(err, fastpath.ErrStringTooLong):
 		return ErrStringLength
-	case errors.Is(err, hq.ErrHuffmanEOS), errors.Is(err, hq.ErrHuffmanPaddingLength),
-		errors.Is(err, hq.ErrHuffmanPaddingBits):
+	case errors.Is(err, fastpath.ErrHuffmanEOS), errors.Is(err, fastpath.ErrHuffmanPaddingLength),
+		errors.Is(err, fastpath.ErrHuffmanPaddingBits):
 		return ErrInvalidHuffman
 	case errors.As(err, &ie):
 		return DecodingError{Err: InvalidIndexError(ie.Index)}
@@ -196,7 +195,7 @@ func (s *decoderSink) Field(name, value []byte, f fastpath.Flags) error {
 		return nil
 	}
 	hf := HeaderField{Sensitive: f&fastpath.NeverIndex != 0}
-	if id := f.ID(); id != static.None {
+	if id := f.ID(); id != fastpath.NoField {
 		// A static-table name, and often value, needs no new string.
 		hf.Name = id.Name()
 		hf.Value = staticValue(id, value, &s.strs)
@@ -214,22 +213,30 @@ func (s *decoderSink) Field(name, value []byte, f fastpath.Flags) error {
 }
 
 // staticValues lists, by FieldID, the non-empty values of the static
-// entries with that name.
-var staticValues = func() (t [static.MaxFieldID + 1][]string) {
-	for i := uint64(1); ; i++ {
-		e, ok := static.HPACK(i)
-		if !ok {
-			return t
+// entries with that name. hqpack's static tables are internal to it (and
+// the drop-in's files also build as x/net's, where they are out of reach),
+// so they are read back once by decoding each static index in turn, up to
+// the first the decoder rejects.
+var staticValues = func() (t [fastpath.MaxFieldID + 1][]string) {
+	var d hq.Decoder
+	d.Init(hq.DecoderConfig{})
+	var s fastpath.SinkList
+	for i := byte(1); i < 0x7f; i++ {
+		s.Reset()
+		if d.Decode([]byte{0x80 | i}, &s) != nil {
+			break // past the static table
 		}
-		if e.Value != "" {
-			t[e.ID] = append(t[e.ID], e.Value)
+		_, value, f := s.At(0)
+		if len(value) != 0 {
+			t[f.ID()] = append(t[f.ID()], string(value))
 		}
 	}
+	return t
 }()
 
 // staticValue returns value as a string, the static table's own when an
 // entry with id's name has that value, else from c.
-func staticValue(id static.FieldID, value []byte, c *strCache) string {
+func staticValue(id fastpath.FieldID, value []byte, c *strCache) string {
 	for _, v := range staticValues[id] {
 		if v == string(value) {
 			return v

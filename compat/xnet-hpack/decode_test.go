@@ -11,6 +11,7 @@ import (
 
 	xhpack "golang.org/x/net/http2/hpack"
 
+	"github.com/hqpack/hqpack/fastpath"
 	hq "github.com/hqpack/hqpack/hpack"
 	"github.com/hqpack/hqpack/internal/conformance"
 )
@@ -162,7 +163,7 @@ func TestDecoderCalls(t *testing.T) {
 			if !errors.As(err, &de) || !errors.As(xerr, new(xhpack.DecodingError)) {
 				t.Fatalf("%s: %#v, x/net %#v: want DecodingErrors", c.name, err, xerr)
 			}
-			if !errors.Is(de.Err, hq.ErrTruncated) {
+			if !errors.Is(de.Err, fastpath.ErrTruncated) {
 				t.Errorf("%s: %v does not carry hqpack's ErrTruncated", c.name, err)
 			}
 		}
@@ -208,7 +209,7 @@ func TestDecoderErrorsLikeXNet(t *testing.T) {
 		}},
 		{"integer overflow", 0, cat([]byte{0xff}, bytes.Repeat([]byte{0xff}, 12), []byte{1}), func(err error) bool {
 			var de DecodingError
-			return errors.As(err, &de) && errors.Is(de.Err, hq.ErrIntegerOverflow)
+			return errors.As(err, &de) && errors.Is(de.Err, fastpath.ErrIntegerOverflow)
 		}},
 	}
 	for _, c := range cases {

@@ -49,7 +49,7 @@ func (hf HeaderField) Size() uint32 {
 // Where x/net's Err holds errors of its own, this package's holds the
 // hqpack *hpack.Error that describes the failure and where it happened,
 // for errors.Is against hqpack's sentinels (hpack.ErrSizeUpdate,
-// hpack.ErrTruncated, ...).
+// fastpath.ErrTruncated, ...).
 type DecodingError struct {
 	Err error
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/hqpack/hqpack/fastpath"
 	hq "github.com/hqpack/hqpack/hpack"
 )
 
@@ -64,7 +65,7 @@ func huffmanDecode(buf *bytes.Buffer, maxLen int, v []byte) error {
 
 // huffmanError turns hqpack's Huffman decoding errors into x/net's.
 func huffmanError(err error) error {
-	if errors.Is(err, hq.ErrStringTooLong) {
+	if errors.Is(err, fastpath.ErrStringTooLong) {
 		return ErrStringLength
 	}
 	return ErrInvalidHuffman

@@ -18,7 +18,6 @@ func TestImportsPublicOnly(t *testing.T) {
 	allowed := map[string]bool{
 		"github.com/hqpack/hqpack/hpack":    true,
 		"github.com/hqpack/hqpack/fastpath": true,
-		"github.com/hqpack/hqpack/static":   true,
 	}
 	imports := strings.Fields(string(out))
 	if len(imports) < 5 {

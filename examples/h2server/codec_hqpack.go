@@ -8,7 +8,6 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/hpack"
-	"github.com/hqpack/hqpack/static"
 )
 
 // hqDecoder is the hqpack request decoder: fragments go straight into the
@@ -62,21 +61,37 @@ func (s *hqSink) Field(name, value []byte, f fastpath.Flags) error {
 
 // hqKinds maps the static FieldIDs the server cares about to their kind;
 // every other static name is a regular field.
-var hqKinds = func() (t [static.MaxFieldID + 1]fieldKind) {
-	t[static.Method] = kMethod
-	t[static.Scheme] = kScheme
-	t[static.Authority] = kAuthority
-	t[static.Path] = kPath
-	t[static.Status] = kBadPseudo
-	t[static.ContentLength] = kContentLength
-	t[static.TransferEncoding] = kConnSpecific
+var hqKinds = func() (t [fastpath.MaxFieldID + 1]fieldKind) {
+	for name, k := range map[string]fieldKind{
+		":method":           kMethod,
+		":scheme":           kScheme,
+		":authority":        kAuthority,
+		":path":             kPath,
+		":status":           kBadPseudo,
+		"content-length":    kContentLength,
+		"transfer-encoding": kConnSpecific,
+	} {
+		t[mustFieldID(name)] = k
+	}
 	return t
 }()
 
+// statusID is the FieldID of ":status", for FieldList.AddID.
+var statusID = mustFieldID(":status")
+
+// mustFieldID returns the FieldID of a name in the static tables.
+func mustFieldID(name string) fastpath.FieldID {
+	id := fastpath.LookupField(name)
+	if id == fastpath.NoField {
+		panic(name + " is not in the static tables")
+	}
+	return id
+}
+
 // hqKind is a table lookup for static names; other names are compared only
 // when their length is that of a connection-specific one.
-func hqKind(name []byte, id static.FieldID) fieldKind {
-	if id != static.None {
+func hqKind(name []byte, id fastpath.FieldID) fieldKind {
+	if id != fastpath.NoField {
 		return hqKinds[id]
 	}
 	if len(name) > 0 && name[0] == ':' {
@@ -120,7 +135,7 @@ func (e *hqEncoder) setPeerTableSize(n uint32) { e.enc.SetMaxTableSize(n) }
 func (e *hqEncoder) writeHeaders(fr *http2.Framer, id uint32, endStream bool, maxFrame int, resp *response) error {
 	l := &e.fields
 	l.Reset()
-	l.AddID(static.Status, statusText(resp.status), 0)
+	l.AddID(statusID, statusText(resp.status), 0)
 	for _, h := range resp.header {
 		l.Add(h.name, h.value, 0)
 	}

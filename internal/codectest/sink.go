@@ -7,7 +7,7 @@ package codectest
 
 import (
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // Field is a decoded field as the tests compare it; Never and ID are what

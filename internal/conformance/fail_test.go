@@ -104,15 +104,15 @@ func TestWrongVectorFails(t *testing.T) {
 // TestWrongExpectationFails checks that the errors suite and the RFC
 // suite fail when what they expect is wrong.
 func TestWrongExpectationFails(t *testing.T) {
-	m := Malformed{Codec: "hpack", Name: "index 0", Input: "80", Err: hpack.ErrTruncated, Code: uint64(hpack.ErrCodeCompression)}
+	m := Malformed{Codec: "hpack", Name: "index 0", Input: "80", Err: fastpath.ErrTruncated, Code: uint64(hpack.ErrCodeCompression)}
 	if err := m.check(); err == nil {
 		t.Error("wrong sentinel: passed")
 	}
-	m = Malformed{Codec: "qpack section", Name: "RIC cut short", Input: "ff", Err: qpack.ErrTruncated, Code: uint64(qpack.ErrCodeEncoderStream)}
+	m = Malformed{Codec: "qpack section", Name: "RIC cut short", Input: "ff", Err: fastpath.ErrTruncated, Code: uint64(qpack.ErrCodeEncoderStream)}
 	if err := m.check(); err == nil {
 		t.Error("wrong code: passed")
 	}
-	m = Malformed{Codec: "hpack", Name: "valid", Input: "82", Err: hpack.ErrInvalidIndex, Code: uint64(hpack.ErrCodeCompression)}
+	m = Malformed{Codec: "hpack", Name: "valid", Input: "82", Err: fastpath.ErrInvalidIndex, Code: uint64(hpack.ErrCodeCompression)}
 	if err := m.check(); err == nil {
 		t.Error("valid input: passed")
 	}

@@ -69,7 +69,8 @@ func storyWires(s *Story) ([][]byte, error) {
 // header blocks. With raw, a content-length of digits goes through the
 // encoder's raw Content-Length fast path.
 func encodeStory(s *Story, cfg hpack.Config, raw bool) [][]byte {
-	enc := hpack.New(cfg)
+	enc := new(hpack.Encoder)
+	enc.Init(cfg)
 	var fields fastpath.FieldList
 	out := make([][]byte, len(s.Cases))
 	for i := range s.Cases {

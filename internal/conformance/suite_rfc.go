@@ -30,7 +30,8 @@ func RunRFCExamples(ex *RFCExamples) *Suite {
 			if e.Huffman {
 				c.Huffman = fastpath.HuffmanAlways
 			}
-			enc = hpack.New(c)
+			enc = new(hpack.Encoder)
+			enc.Init(c)
 		}
 		s.count(e.ID+" decode", safe(func() error { return rfcHPACKDecode(s, &dec, &e) }))
 		s.count(e.ID+" encode", safe(func() error { return rfcHPACKEncode(s, enc, &e) }))

@@ -6,7 +6,7 @@ package policy
 
 import (
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // Class is what the default policy knows about a field name.

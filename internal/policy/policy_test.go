@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // TestTable guards the policy's one table: the names it knows and their

@@ -30,6 +30,33 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	return 0, false
 }
 
+// LookupName is LookupHashed for a caller that knows no entry in the range
+// holds both name and value (h is t.Hash(name, value) with any value): it
+// walks the name's chain alone and returns the newest entry with the name.
+func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, found bool) {
+	x := &t.index
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+		return 0, false
+	}
+	hn := h.n
+	mask := t.mask()
+	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
+		l := &x.slots[(a-1)&mask]
+		if a <= hi && l.hn == hn {
+			if n, _ := t.Bytes(&t.ents[(a-1)&mask]); string(n) == name {
+				return a - 1, true
+			}
+		}
+		if uint64(l.nextN)-1 >= a-1 {
+			break
+		}
+		a -= uint64(l.nextN)
+	}
+	return 0, false
+}
+
 // LookupExactAll is LookupExact(h, name, value, lo, hi) that also returns
 // the newest live entry holding both, in any range (held reports one), in
 // the same walk of the chain.
@@ -94,10 +121,6 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
 		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
 }
-
-// StrHash is the index's string hash with a fixed seed: a deterministic
-// hash that reads 16 bytes per multiply.
-func StrHash(s string, seed uint64) uint64 { return strHash(s, seed) }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),
 // inline where Abs is a call.

@@ -62,3 +62,47 @@ func TestLookupExactRecheck(t *testing.T) {
 		t.Errorf("Recheck confirmed %d lookups: too few to tell", rechecked)
 	}
 }
+
+// TestDuplicateAndHashOf checks that Duplicate inserts what Add of the
+// entry's strings would, found by lookups, and that HashOf gives Hash and
+// a value hash that depends on the seed and the value only.
+func TestDuplicateAndHashOf(t *testing.T) {
+	var a, b Table
+	a.InitSeeded(200, 42)
+	b.InitSeeded(200, 42)
+	h, vh := a.HashOf("name", "value")
+	if h != a.Hash("name", "value") {
+		t.Fatalf("HashOf's Hash %v, Hash %v", h, a.Hash("name", "value"))
+	}
+	if _, vh2 := b.HashOf("other", "value"); vh2 != vh {
+		t.Fatalf("value hash %x, with another name and table %x", vh2, vh)
+	}
+	for i := range 20 {
+		a.AddString("name", "v"+strconv.Itoa(i))
+		b.AddString("name", "v"+strconv.Itoa(i))
+		abs := a.Inserted() - 1 - uint64(i%3)
+		if !a.Duplicate(abs) {
+			t.Fatalf("Duplicate(%d) failed", abs)
+		}
+		n, v, _ := b.Abs(abs)
+		b.Add(n, v)
+		if a.Inserted() != b.Inserted() || a.Size() != b.Size() {
+			t.Fatalf("after Duplicate: %d entries, size %d; with Add %d, %d", a.Inserted(), a.Size(), b.Inserted(), b.Size())
+		}
+		for x := a.Inserted() - uint64(a.Len()); x < a.Inserted(); x++ {
+			n1, v1, _ := a.Abs(x)
+			n2, v2, _ := b.Abs(x)
+			if string(n1) != string(n2) || string(v1) != string(v2) {
+				t.Fatalf("entry %d: %q %q, with Add %q %q", x, n1, v1, n2, v2)
+			}
+			got, exact, _ := a.Lookup(string(n1), string(v1), 0, a.Inserted())
+			want, _, _ := b.Lookup(string(n1), string(v1), 0, b.Inserted())
+			if !exact || got != want {
+				t.Fatalf("lookup of entry %d: %d %v, with Add %d", x, got, exact, want)
+			}
+		}
+	}
+	if a.Duplicate(a.Inserted()) {
+		t.Fatal("Duplicate of an entry not inserted yet succeeded")
+	}
+}

@@ -9,8 +9,9 @@ import (
 // The index hashes names and values with strHash: a multiply for each 16
 // bytes and two to finish, inline, where maphash is a call into the runtime per string
 // (about a third of an encoder's lookup, most fields being short). It is
-// seeded per table, but not built to stand an adversary who sees its
-// output: none needs to. A table holds at most capacity/32 entries, so a
+// seeded per table, at random or with a fixed seed (InitSeeded: the QPACK
+// encoder's, whose history keeps values by the index's hash), but not
+// built to stand an adversary who sees its output: none needs to. A table holds at most capacity/32 entries, so a
 // chain that collisions lengthen stays as short as the table, whatever a
 // peer chooses to send.
 

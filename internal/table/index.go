@@ -108,31 +108,35 @@ func (t *Table) Hash(name, value string) Hash {
 	return Hash{hn, hf}
 }
 
+// HashOf is Hash that also returns the index's hash of value alone (with
+// the seed of InitSeeded, a function of value and seed only), for a caller
+// that keeps its own records of values by hash.
+func (t *Table) HashOf(name, value string) (h Hash, vh uint64) {
+	vh = strHash(value, t.index.seed)
+	hn, hf := mix(strHash(name, t.index.seed), vh)
+	return Hash{hn, hf}, vh
+}
+
+// HashID is Hash for an encoder that knows the name by a number: id > 0
+// stands for a name it gives that number every time (HPACK's static name
+// index), whose hash is then the number's, so that only the value is
+// hashed; id 0 is Hash(name, value). A table's users must key each name
+// one way throughout, HashID's or Hash's: its entries' name hashes are
+// compared with the lookups'.
+func (t *Table) HashID(id int, name, value string) Hash {
+	if id == 0 {
+		return t.Hash(name, value)
+	}
+	hn, hf := mix((uint64(id)+1)*hashMul1^t.index.seed, strHash(value, t.index.seed))
+	return Hash{hn, hf}
+}
+
 // LookupHashed is Lookup for a field whose Hash the caller holds: h must be
-// t.Hash(name, value).
+// t.Hash(name, value), or HashID's for the name.
 func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
 	if abs, ok := t.LookupExact(h, name, value, lo, hi); ok {
 		return abs, true, true
 	}
-	x := &t.index
-	lo = max(lo, t.first)
-	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.slots) == 0 || lo >= hi {
-		return 0, false, false
-	}
-	hn := h.n
-	mask := t.mask()
-	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
-		l := &x.slots[(a-1)&mask]
-		if a <= hi && l.hn == hn {
-			if n, _ := t.Bytes(&t.ents[(a-1)&mask]); string(n) == name {
-				return a - 1, false, true
-			}
-		}
-		if uint64(l.nextN)-1 >= a-1 {
-			break
-		}
-		a -= uint64(l.nextN)
-	}
-	return 0, false, false
+	abs, found = t.LookupName(h, name, lo, hi)
+	return abs, false, found
 }

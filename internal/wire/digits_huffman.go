@@ -49,6 +49,13 @@ func HuffmanDigitsLen(n uint64) int { return (huffmanDigitsBits(n) + 7) / 8 }
 // padded with 1s: what wire.AppendHuffman appends for that string, without
 // the string.
 func AppendHuffmanDigits(dst []byte, n uint64) []byte {
+	if l := len(dst); n < 1e9 && cap(dst)-l >= 8 {
+		// At most 54 bits, padded to 56: one store.
+		code, bits := HuffmanDigits(n)
+		pad := -bits & 7
+		binary.BigEndian.PutUint64(dst[l:l+8], (code<<pad|(1<<pad-1))<<(64-bits-pad))
+		return dst[:l+int(bits+pad)>>3]
+	}
 	// Split n into two-digit groups, least significant last, then code
 	// them first to last.
 	var groups [10]uint8
@@ -95,6 +102,43 @@ func AppendHuffmanDigits(dst []byte, n uint64) []byte {
 	for nb > 0 {
 		nb -= 8
 		dst = append(dst, byte(acc>>nb))
+	}
+	return dst
+}
+
+// HuffmanDigits returns the Huffman code of the decimal form of n, which
+// must be below 10^9, right-aligned in code, and its length in bits (at
+// most 54): the digits coded into one word, last digits first.
+func HuffmanDigits(n uint64) (code uint64, bits uint) {
+	for n >= 100 {
+		q := n / 100
+		c := pairCodes[n-q*100]
+		code |= uint64(c&0xfff) << bits
+		bits += uint(c >> 12)
+		n = q
+	}
+	if n >= 10 {
+		c := pairCodes[n]
+		return code | uint64(c&0xfff)<<bits, bits + uint(c>>12)
+	}
+	return code | uint64(digitCodes[n])<<bits, bits + uint(digitBits(int(n)))
+}
+
+// AppendHuffmanCode appends a Huffman code of at most 57 bits,
+// right-aligned in code, padded with 1s to a byte boundary, as
+// HuffmanDigits returns it. It stores a whole word when dst has room for
+// one.
+func AppendHuffmanCode(dst []byte, code uint64, bits uint) []byte {
+	pad := -bits & 7
+	w := (code<<pad | (1<<pad - 1)) << (64 - bits - pad)
+	l := len(dst)
+	if cap(dst)-l >= 8 {
+		binary.BigEndian.PutUint64(dst[l:l+8], w)
+		return dst[:l+int(bits+pad)>>3]
+	}
+	for k := (bits + pad) >> 3; k > 0; k-- {
+		dst = append(dst, byte(w>>56))
+		w <<= 8
 	}
 	return dst
 }

@@ -49,6 +49,12 @@ func checkDigits(n uint64) string {
 	add("AppendDigits with room", "x:"+s, string(AppendDigits(append(make([]byte, 0, 64), prefix...), n)))
 	add("DigitsLen", len(s), DigitsLen(n))
 	add("AppendHuffmanDigits", AppendHuffman([]byte("x:"), s), AppendHuffmanDigits(prefix[:2:2], n))
+	add("AppendHuffmanDigits with room", AppendHuffman([]byte("x:"), s), AppendHuffmanDigits(append(make([]byte, 0, 64), prefix...), n))
+	if n < 1e9 {
+		code, bits := HuffmanDigits(n)
+		add("AppendHuffmanCode(HuffmanDigits)", AppendHuffman([]byte("x:"), s), AppendHuffmanCode(prefix[:2:2], code, bits))
+		add("AppendHuffmanCode(HuffmanDigits) with room", AppendHuffman([]byte("x:"), s), AppendHuffmanCode(append(make([]byte, 0, 64), prefix...), code, bits))
+	}
 	add("AppendHuffmanDigits vs x/net", hpack.AppendHuffmanString(nil, s), AppendHuffmanDigits(nil, n))
 	add("HuffmanDigitsLen", HuffmanLen(s), HuffmanDigitsLen(n))
 	for _, p := range []Huffman{HuffmanAuto, HuffmanAlways, HuffmanNever, 3} {

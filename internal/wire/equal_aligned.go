@@ -9,3 +9,7 @@ import "unsafe"
 func Equal(a, b string) bool {
 	return unsafe.StringData(a) == unsafe.StringData(b) || a == b
 }
+
+// EqualShort is Equal for strings shorter than 8 bytes (of the same
+// length).
+func EqualShort(a, b string) bool { return a == b }

@@ -21,6 +21,22 @@ func TestEqual(t *testing.T) {
 	}
 }
 
+func TestEqualShort(t *testing.T) {
+	for n := range 8 {
+		a := "abcdefgh"[:n]
+		if !EqualShort(a, strings.Clone(a)) || !EqualShort(a, a) {
+			t.Fatalf("len %d: equal strings differ", n)
+		}
+		for i := range n {
+			b := []byte(a)
+			b[i] ^= 0x80
+			if EqualShort(a, string(b)) {
+				t.Fatalf("len %d: a change at %d is not seen", n, i)
+			}
+		}
+	}
+}
+
 func BenchmarkEqual(b *testing.B) {
 	x := "private, max-age=0, must-revalidate"
 	y := strings.Clone(x)

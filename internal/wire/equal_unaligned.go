@@ -27,3 +27,17 @@ func Equal(a, b string) bool {
 	}
 	return d == 0
 }
+
+// EqualShort is Equal for strings shorter than 8 bytes (of the same
+// length), which Equal leaves to the runtime's memequal: two overlapping
+// 4-byte words, or the first, middle and last byte. It inlines, so a
+// caller that branches on the length compares a short name or value with
+// no call at all.
+func EqualShort(a, b string) bool {
+	n := uintptr(len(a))
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.StringData(b))
+	if n >= 4 {
+		return (*(*uint32)(p)^*(*uint32)(q))|(*(*uint32)(unsafe.Add(p, n-4))^*(*uint32)(unsafe.Add(q, n-4))) == 0
+	}
+	return n == 0 || a[0] == b[0] && a[n/2] == b[n/2] && a[n-1] == b[n-1]
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // huffmanBits is the code length of each byte.
@@ -86,8 +87,28 @@ func AppendHuffman(dst []byte, s string) []byte {
 	// one store with the padding; the loop below takes over where codes
 	// are long.
 	if len(out)-p >= huffmanMax(len(s))+8 {
-		if len(s) >= 8 {
+		if len(s) >= 16 {
 			p, i, acc, nb = huffmanAppendPairs(out, p, s, 0, 0, 0)
+		} else if len(s) >= 8 {
+			// huffmanAppendPairs' last group, without the call: most
+			// strings are shorter than 16 bytes.
+			t := &huffmanPairs
+			w := s[:8]
+			e0 := t[uint16(w[0])|uint16(w[1])<<8]
+			e1 := t[uint16(w[2])|uint16(w[3])<<8]
+			e2 := t[uint16(w[4])|uint16(w[5])<<8]
+			e3 := t[uint16(w[6])|uint16(w[7])<<8]
+			if n := uint((e0 + e1 + e2 + e3) & 0x1ff); n <= 64 {
+				x := uint64(e0 >> 9)
+				x <<= e1 & 63
+				x |= uint64(e1 >> 9)
+				x <<= e2 & 63
+				x |= uint64(e2 >> 9)
+				x <<= e3 & 63
+				x |= uint64(e3 >> 9)
+				binary.BigEndian.PutUint64(out[p:], x<<(-n&63))
+				p, i, acc, nb = p+int(n>>3), 8, x, n&7
+			}
 		}
 		if j := i; len(s)-j < 8 {
 			x, n := acc, nb
@@ -99,8 +120,9 @@ func AppendHuffman(dst []byte, s string) []byte {
 			}
 			// An entry of 65 (long codes) takes n past 64, which drops the
 			// tail: the loop below codes it.
-			for ; j+1 < len(s); j += 2 {
-				e := huffmanPairs[uint16(s[j])|uint16(s[j+1])<<8]
+			// (Both bytes in bounds by the condition: read without checks.)
+			for sp := unsafe.Pointer(unsafe.StringData(s)); j+1 < len(s); j += 2 {
+				e := huffmanPairs[binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(sp, j)), 2))]
 				x = x<<(e&63) | uint64(e>>9)
 				n += uint(e & 0x1ff)
 			}
@@ -174,9 +196,13 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 	t := &huffmanPairs
 	// Two groups per round, written out: the loop's checks cost more than
 	// the copy.
+	sp, op := unsafe.StringData(s), unsafe.SliceData(out)
 	for ; i+16 <= len(s) && p+16 <= len(out); i += 16 {
-		w := s[i : i+16]
-		o := (*[16]byte)(out[p : p+16])
+		// In bounds by the loop's condition, which the compiler does not
+		// carry over to slicing: without its checks the round has the
+		// registers it needs.
+		w := (*[16]byte)(unsafe.Add(unsafe.Pointer(sp), i))
+		o := (*[16]byte)(unsafe.Add(unsafe.Pointer(op), p))
 		// The codes of a group are shifted in one after the other, two
 		// steps per pair; its length is the sum of the entries' low 9
 		// bits.

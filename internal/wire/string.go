@@ -75,15 +75,15 @@ func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	}
 	// Coding s where its bytes may be longer than s must not move dst to
 	// a new array when s alone would have fit: check first, in that case.
-	if room := cap(dst) - len(dst); room < StringMax(n, s, h)+huffmanMax(len(s))-len(s) {
+	at := len(dst)
+	room := IntLen(n, uint64(len(s)))
+	if cap(dst)-at < room+huffmanMax(len(s)) { // StringMax(n, s, h) + huffmanMax - len(s)
 		p, huff := h.Choose(s)
 		if huff {
 			return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
 		}
 		return append(AppendInt(dst, first, n, uint64(p)), s...)
 	}
-	at := len(dst)
-	room := IntLen(n, uint64(len(s)))
 	dst = AppendHuffman(dst[:at+room], s)
 	code := len(dst) - at - room
 	if code >= len(s) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	ours "github.com/hqpack/hqpack/compat/quic-go-qpack"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 	quicgo "github.com/quic-go/qpack"
 )
 

@@ -23,7 +23,6 @@ import (
 
 	"github.com/hqpack/hqpack/examples/h3server/internal/h3"
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 )
@@ -261,10 +260,10 @@ func (r *runner) requestHQ(ctx context.Context, c *h3.Conn, i int) error {
 	sent := Fields(r.cfg, i)
 	l := &st.fields
 	l.Reset()
-	l.AddID(static.Method, "GET", 0)
-	l.AddID(static.Scheme, "https", 0)
-	l.AddID(static.Authority, r.cfg.Addr, 0)
-	l.AddID(static.Path, path, 0)
+	l.AddID(idMethod, "GET", 0)
+	l.AddID(idScheme, "https", 0)
+	l.AddID(idAuthority, r.cfg.Addr, 0)
+	l.AddID(idPath, path, 0)
 	for _, f := range sent {
 		l.Add(f[0], f[1], 0)
 	}
@@ -402,3 +401,11 @@ func (r *runner) check(i, status int, head map[string][]string, body []byte, sen
 	}
 	return nil
 }
+
+// The FieldIDs of the request's pseudo-header fields, for FieldList.AddID.
+var (
+	idMethod    = h3.MustFieldID(":method")
+	idScheme    = h3.MustFieldID(":scheme")
+	idAuthority = h3.MustFieldID(":authority")
+	idPath      = h3.MustFieldID(":path")
+)

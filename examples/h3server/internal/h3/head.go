@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/hqpack/hqpack/fastpath"
-	"github.com/hqpack/hqpack/static"
 )
 
 // ErrMalformed reports a malformed request or response (RFC 9114 §4.1.2):
@@ -100,25 +99,39 @@ const (
 	kConnSpecific // connection, keep-alive, proxy-connection, transfer-encoding, upgrade
 )
 
-var kinds = func() (t [static.MaxFieldID + 1]fieldKind) {
-	t[static.Method] = kMethod
-	t[static.Scheme] = kScheme
-	t[static.Authority] = kAuthority
-	t[static.Path] = kPath
-	t[static.Status] = kStatus
-	t[static.ContentLength] = kContentLength
-	t[static.TransferEncoding] = kConnSpecific
-	t[static.Host] = kHost
+var kinds = func() (t [fastpath.MaxFieldID + 1]fieldKind) {
+	for name, k := range map[string]fieldKind{
+		":method":           kMethod,
+		":scheme":           kScheme,
+		":authority":        kAuthority,
+		":path":             kPath,
+		":status":           kStatus,
+		"content-length":    kContentLength,
+		"transfer-encoding": kConnSpecific,
+		"host":              kHost,
+	} {
+		t[MustFieldID(name)] = k
+	}
 	return t
 }()
 
+// MustFieldID returns the FieldID of a name in the static tables, for
+// fastpath.FieldList.AddID; it panics on any other name.
+func MustFieldID(name string) fastpath.FieldID {
+	id := fastpath.LookupField(name)
+	if id == fastpath.NoField {
+		panic(name + " is not in the static tables")
+	}
+	return id
+}
+
 // kindOf finds a name's kind from the static FieldID the decoder reports,
 // comparing strings only for names outside the static tables.
-func kindOf(name []byte, id static.FieldID) fieldKind {
-	if id == static.None {
-		id = static.LookupBytes(name) // a literal name may still be a static one
+func kindOf(name []byte, id fastpath.FieldID) fieldKind {
+	if id == fastpath.NoField {
+		id = fastpath.LookupFieldBytes(name) // a literal name may still be a static one
 	}
-	if id != static.None {
+	if id != fastpath.NoField {
 		return kinds[id]
 	}
 	if len(name) > 0 && name[0] == ':' {

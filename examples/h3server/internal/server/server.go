@@ -16,7 +16,6 @@ import (
 	"github.com/hqpack/hqpack/examples/h3server/internal/h3"
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/qpack"
-	"github.com/hqpack/hqpack/static"
 	"github.com/quic-go/quic-go"
 )
 
@@ -173,7 +172,7 @@ func (s *Server) serveStream(c *h3.Conn, str *quic.Stream) {
 	switch {
 	case err == nil:
 		s.route(&st.req, &st.resp, c.Counters)
-	case errors.Is(err, qpack.ErrSectionTooLarge) || errors.Is(err, qpack.ErrStringTooLong) || errors.Is(err, qpack.ErrTooManyFields):
+	case errors.Is(err, fastpath.ErrSectionTooLarge) || errors.Is(err, fastpath.ErrStringTooLong) || errors.Is(err, qpack.ErrTooManyFields):
 		// Over our limits, not malformed: 431, without reading the rest
 		// (RFC 9114 §4.1.1 allows H3_NO_ERROR once the response is out).
 		st.resp.status, st.resp.contentLength = 431, 0
@@ -200,7 +199,7 @@ func (s *Server) writeResponse(c *h3.Conn, str *quic.Stream, st *stream) {
 	resp := &st.resp
 	l := &st.fields
 	l.Reset()
-	l.AddID(static.Status, statusText(resp.status), 0)
+	l.AddID(idStatus, statusText(resp.status), 0)
 	for _, h := range resp.header {
 		l.Add(h.name, h.value, 0)
 	}
@@ -241,3 +240,6 @@ func (s *Server) Totals() h3.Counters {
 
 // Requests returns the number of requests answered.
 func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// idStatus is the FieldID of ":status", for FieldList.AddID.
+var idStatus = h3.MustFieldID(":status")

@@ -1,4 +1,4 @@
-// Command cmd writes static/tables.go; `go generate ./static` runs it.
+// Command cmd writes internal/static/tables.go; `go generate ./internal/static` runs it.
 package main
 
 import (
@@ -6,7 +6,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/hqpack/hqpack/static/internal/gen"
+	"github.com/hqpack/hqpack/internal/static/internal/gen"
 )
 
 func main() {

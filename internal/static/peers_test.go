@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 	quicqpack "github.com/quic-go/qpack"
 	"golang.org/x/net/http2/hpack"
 )

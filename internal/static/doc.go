@@ -12,7 +12,7 @@
 // the names of that length apart, then compare one string. The code is
 // generated from the tables in internal/gen:
 //
-//	go generate ./static
+//	go generate ./internal/static
 package static
 
 //go:generate go run ./internal/gen/cmd -o tables.go

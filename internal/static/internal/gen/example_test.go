@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/hqpack/hqpack/static/internal/gen"
+	"github.com/hqpack/hqpack/internal/static/internal/gen"
 )
 
 func ExampleGenerate() {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // ref is the tables read back through HPACK and QPACK (which the peer

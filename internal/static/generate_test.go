@@ -5,11 +5,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/hqpack/hqpack/static/internal/gen"
+	"github.com/hqpack/hqpack/internal/static/internal/gen"
 )
 
 // TestGeneratedIsCurrent fails when tables.go was edited by hand or the
-// generator changed without `go generate ./static`.
+// generator changed without `go generate ./internal/static`.
 func TestGeneratedIsCurrent(t *testing.T) {
 	want, err := gen.Generate()
 	if err != nil {
@@ -20,6 +20,6 @@ func TestGeneratedIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("tables.go is stale: run go generate ./static")
+		t.Fatal("tables.go is stale: run go generate ./internal/static")
 	}
 }

@@ -2,6 +2,6 @@
 // the FieldID constants and the lookup decision trees.
 //
 // The table data is transcribed from RFC 7541 Appendix A and RFC 9204
-// Appendix A in data.go. Run it through `go generate ./static`; the static
+// Appendix A in data.go. Run it through `go generate ./internal/static`; the static
 // package's tests fail when tables.go differs from what Generate returns.
 package gen

@@ -3,7 +3,7 @@ package static_test
 import (
 	"testing"
 
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 // benchNames is a response's and a request's names: mostly hits, some

@@ -3,7 +3,7 @@ package static_test
 import (
 	"fmt"
 
-	"github.com/hqpack/hqpack/static"
+	"github.com/hqpack/hqpack/internal/static"
 )
 
 func ExampleLookup() {
