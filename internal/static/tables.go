@@ -867,88 +867,88 @@ func lookupString(name string) FieldID {
 	case 17:
 		switch name[0] {
 		case 'i':
-			if name == "if-modified-since" {
+			if name[0:16] == "if-modified-sinc" && name[16:17] == "e" {
 				return IfModifiedSince
 			}
 		case 't':
-			if name == "transfer-encoding" {
+			if name[0:16] == "transfer-encodin" && name[16:17] == "g" {
 				return TransferEncoding
 			}
 		}
 	case 18:
-		if name == "proxy-authenticate" {
+		if name[0:16] == "proxy-authentica" && name[16:18] == "te" {
 			return ProxyAuthenticate
 		}
 	case 19:
 		switch name[0] {
 		case 'c':
-			if name == "content-disposition" {
+			if name[0:16] == "content-disposit" && name[16:19] == "ion" {
 				return ContentDisposition
 			}
 		case 'i':
-			if name == "if-unmodified-since" {
+			if name[0:16] == "if-unmodified-si" && name[16:19] == "nce" {
 				return IfUnmodifiedSince
 			}
 		case 'p':
-			if name == "proxy-authorization" {
+			if name[0:16] == "proxy-authorizat" && name[16:19] == "ion" {
 				return ProxyAuthorization
 			}
 		case 't':
-			if name == "timing-allow-origin" {
+			if name[0:16] == "timing-allow-ori" && name[16:19] == "gin" {
 				return TimingAllowOrigin
 			}
 		}
 	case 22:
-		if name == "x-content-type-options" {
+		if name[0:16] == "x-content-type-o" && name[16:22] == "ptions" {
 			return XContentTypeOptions
 		}
 	case 23:
-		if name == "content-security-policy" {
+		if name[0:16] == "content-security" && name[16:23] == "-policy" {
 			return ContentSecurityPolicy
 		}
 	case 25:
 		switch name[0] {
 		case 's':
-			if name == "strict-transport-security" {
+			if name[0:16] == "strict-transport" && name[16:25] == "-security" {
 				return StrictTransportSecurity
 			}
 		case 'u':
-			if name == "upgrade-insecure-requests" {
+			if name[0:16] == "upgrade-insecure" && name[16:25] == "-requests" {
 				return UpgradeInsecureRequests
 			}
 		}
 	case 27:
-		if name == "access-control-allow-origin" {
+		if name[0:16] == "access-control-a" && name[16:27] == "llow-origin" {
 			return AccessControlAllowOrigin
 		}
 	case 28:
 		switch name[21] {
 		case 'h':
-			if name == "access-control-allow-headers" {
+			if name[0:16] == "access-control-a" && name[16:28] == "llow-headers" {
 				return AccessControlAllowHeaders
 			}
 		case 'm':
-			if name == "access-control-allow-methods" {
+			if name[0:16] == "access-control-a" && name[16:28] == "llow-methods" {
 				return AccessControlAllowMethods
 			}
 		}
 	case 29:
 		switch name[15] {
 		case 'e':
-			if name == "access-control-expose-headers" {
+			if name[0:16] == "access-control-e" && name[16:29] == "xpose-headers" {
 				return AccessControlExposeHeaders
 			}
 		case 'r':
-			if name == "access-control-request-method" {
+			if name[0:16] == "access-control-r" && name[16:29] == "equest-method" {
 				return AccessControlRequestMethod
 			}
 		}
 	case 30:
-		if name == "access-control-request-headers" {
+		if name[0:16] == "access-control-r" && name[16:30] == "equest-headers" {
 			return AccessControlRequestHeaders
 		}
 	case 32:
-		if name == "access-control-allow-credentials" {
+		if name[0:16] == "access-control-a" && name[16:32] == "llow-credentials" {
 			return AccessControlAllowCredentials
 		}
 	}
@@ -1213,88 +1213,88 @@ func lookupBytes(name []byte) FieldID {
 	case 17:
 		switch name[0] {
 		case 'i':
-			if string(name) == "if-modified-since" {
+			if string(name[0:16]) == "if-modified-sinc" && string(name[16:17]) == "e" {
 				return IfModifiedSince
 			}
 		case 't':
-			if string(name) == "transfer-encoding" {
+			if string(name[0:16]) == "transfer-encodin" && string(name[16:17]) == "g" {
 				return TransferEncoding
 			}
 		}
 	case 18:
-		if string(name) == "proxy-authenticate" {
+		if string(name[0:16]) == "proxy-authentica" && string(name[16:18]) == "te" {
 			return ProxyAuthenticate
 		}
 	case 19:
 		switch name[0] {
 		case 'c':
-			if string(name) == "content-disposition" {
+			if string(name[0:16]) == "content-disposit" && string(name[16:19]) == "ion" {
 				return ContentDisposition
 			}
 		case 'i':
-			if string(name) == "if-unmodified-since" {
+			if string(name[0:16]) == "if-unmodified-si" && string(name[16:19]) == "nce" {
 				return IfUnmodifiedSince
 			}
 		case 'p':
-			if string(name) == "proxy-authorization" {
+			if string(name[0:16]) == "proxy-authorizat" && string(name[16:19]) == "ion" {
 				return ProxyAuthorization
 			}
 		case 't':
-			if string(name) == "timing-allow-origin" {
+			if string(name[0:16]) == "timing-allow-ori" && string(name[16:19]) == "gin" {
 				return TimingAllowOrigin
 			}
 		}
 	case 22:
-		if string(name) == "x-content-type-options" {
+		if string(name[0:16]) == "x-content-type-o" && string(name[16:22]) == "ptions" {
 			return XContentTypeOptions
 		}
 	case 23:
-		if string(name) == "content-security-policy" {
+		if string(name[0:16]) == "content-security" && string(name[16:23]) == "-policy" {
 			return ContentSecurityPolicy
 		}
 	case 25:
 		switch name[0] {
 		case 's':
-			if string(name) == "strict-transport-security" {
+			if string(name[0:16]) == "strict-transport" && string(name[16:25]) == "-security" {
 				return StrictTransportSecurity
 			}
 		case 'u':
-			if string(name) == "upgrade-insecure-requests" {
+			if string(name[0:16]) == "upgrade-insecure" && string(name[16:25]) == "-requests" {
 				return UpgradeInsecureRequests
 			}
 		}
 	case 27:
-		if string(name) == "access-control-allow-origin" {
+		if string(name[0:16]) == "access-control-a" && string(name[16:27]) == "llow-origin" {
 			return AccessControlAllowOrigin
 		}
 	case 28:
 		switch name[21] {
 		case 'h':
-			if string(name) == "access-control-allow-headers" {
+			if string(name[0:16]) == "access-control-a" && string(name[16:28]) == "llow-headers" {
 				return AccessControlAllowHeaders
 			}
 		case 'm':
-			if string(name) == "access-control-allow-methods" {
+			if string(name[0:16]) == "access-control-a" && string(name[16:28]) == "llow-methods" {
 				return AccessControlAllowMethods
 			}
 		}
 	case 29:
 		switch name[15] {
 		case 'e':
-			if string(name) == "access-control-expose-headers" {
+			if string(name[0:16]) == "access-control-e" && string(name[16:29]) == "xpose-headers" {
 				return AccessControlExposeHeaders
 			}
 		case 'r':
-			if string(name) == "access-control-request-method" {
+			if string(name[0:16]) == "access-control-r" && string(name[16:29]) == "equest-method" {
 				return AccessControlRequestMethod
 			}
 		}
 	case 30:
-		if string(name) == "access-control-request-headers" {
+		if string(name[0:16]) == "access-control-r" && string(name[16:30]) == "equest-headers" {
 			return AccessControlRequestHeaders
 		}
 	case 32:
-		if string(name) == "access-control-allow-credentials" {
+		if string(name[0:16]) == "access-control-a" && string(name[16:32]) == "llow-credentials" {
 			return AccessControlAllowCredentials
 		}
 	}
@@ -1765,7 +1765,7 @@ func qpackExact(id FieldID, value string) int {
 				return 29
 			}
 		case 23:
-			if value == "application/dns-message" {
+			if value[0:16] == "application/dns-" && value[16:23] == "message" {
 				return 30
 			}
 		}
@@ -1822,7 +1822,7 @@ func qpackExact(id FieldID, value string) int {
 				return 37
 			}
 		case 24:
-			if value == "public, max-age=31536000" {
+			if value[0:16] == "public, max-age=" && value[16:24] == "31536000" {
 				return 41
 			}
 		}
@@ -1870,26 +1870,26 @@ func qpackExact(id FieldID, value string) int {
 				return 46
 			}
 		case 22:
-			if value == "application/javascript" {
+			if value[0:16] == "application/java" && value[16:22] == "script" {
 				return 45
 			}
 		case 23:
-			if value == "application/dns-message" {
+			if value[0:16] == "application/dns-" && value[16:23] == "message" {
 				return 44
 			}
 		case 24:
 			switch value[5] {
 			case 'h':
-				if value == "text/html; charset=utf-8" {
+				if value[0:16] == "text/html; chars" && value[16:24] == "et=utf-8" {
 					return 52
 				}
 			case 'p':
-				if value == "text/plain;charset=utf-8" {
+				if value[0:16] == "text/plain;chars" && value[16:24] == "et=utf-8" {
 					return 54
 				}
 			}
 		case 33:
-			if value == "application/x-www-form-urlencoded" {
+			if value[0:16] == "application/x-ww" && value[16:32] == "w-form-urlencode" && value[32:33] == "d" {
 				return 47
 			}
 		}
@@ -1904,11 +1904,11 @@ func qpackExact(id FieldID, value string) int {
 				return 56
 			}
 		case 35:
-			if value == "max-age=31536000; includesubdomains" {
+			if value[0:16] == "max-age=31536000" && value[16:32] == "; includesubdoma" && value[32:35] == "ins" {
 				return 57
 			}
 		case 44:
-			if value == "max-age=31536000; includesubdomains; preload" {
+			if value[0:16] == "max-age=31536000" && value[16:32] == "; includesubdoma" && value[32:44] == "ins; preload" {
 				return 58
 			}
 		}
@@ -1957,7 +1957,7 @@ func qpackExact(id FieldID, value string) int {
 				return 78
 			}
 		case 18:
-			if value == "get, post, options" {
+			if value[0:16] == "get, post, optio" && value[16:18] == "ns" {
 				return 77
 			}
 		}

@@ -137,10 +137,10 @@ func (w *writer) lookups(fields []field) {
 	}
 	for _, fn := range []struct {
 		name, typ string
-		eq        func(string) string
+		eq        func(slice, lit string) string
 	}{
-		{"lookupString", "string", func(lit string) string { return "name == " + lit }},
-		{"lookupBytes", "[]byte", func(lit string) string { return "string(name) == " + lit }},
+		{"lookupString", "string", func(slice, lit string) string { return "name" + slice + " == " + lit }},
+		{"lookupBytes", "[]byte", func(slice, lit string) string { return "string(name" + slice + ") == " + lit }},
 	} {
 		w.p("// %s is a decision tree over the names: their length, then the", fn.name)
 		w.p("// bytes that tell names of that length apart, then one comparison.")
@@ -168,7 +168,7 @@ func (w *writer) exact(fn, none string, rows []row, byName map[string]field) {
 	w.p("switch id {")
 	for _, n := range order {
 		w.p("case %s:", byName[n].ident)
-		w.tree("value", func(lit string) string { return "value == " + lit }, values[n])
+		w.tree("value", func(slice, lit string) string { return "value" + slice + " == " + lit }, values[n])
 	}
 	w.p("}")
 	w.p("return %s", none)
