@@ -7,9 +7,20 @@ import (
 	"strings"
 )
 
-// leaf is one key of a decision tree and the Go expression it returns.
+// leaf is one key of a decision tree and the Go expression it returns,
+// or, when body is set, the code body writes for it.
 type leaf struct {
 	key, ret string
+	body     func()
+}
+
+// then writes what a leaf's key leads to.
+func (w *writer) then(l leaf) {
+	if l.body != nil {
+		l.body()
+		return
+	}
+	w.p("return %s", l.ret)
 }
 
 // tree writes Go code that returns ret when the string variable v equals
@@ -21,7 +32,7 @@ func (w *writer) tree(v string, eq func(slice, lit string) string, leaves []leaf
 	if len(leaves) == 1 {
 		l := leaves[0]
 		w.p("if %s {", eq("", strconv.Quote(l.key)))
-		w.p("return %s", l.ret)
+		w.then(l)
 		w.p("}")
 		return
 	}
@@ -47,7 +58,7 @@ func (w *writer) split(v string, eq func(slice, lit string) string, leaves []lea
 	if len(leaves) == 1 {
 		l := leaves[0]
 		if l.key == "" {
-			w.p("return %s", l.ret)
+			w.then(l)
 		} else {
 			w.leaf(eq, l)
 		}
@@ -87,7 +98,7 @@ func (w *writer) leaf(eq func(slice, lit string) string, l leaf) {
 		}
 	}
 	w.p("if %s {", strings.Join(conds, " && "))
-	w.p("return %s", l.ret)
+	w.then(l)
 	w.p("}")
 }
 
@@ -112,7 +123,11 @@ func bestByte(leaves []leaf) int {
 		}
 	}
 	if bestDistinct < 2 {
-		panic(fmt.Sprintf("gen: keys %q do not differ", leaves))
+		keys := make([]string, len(leaves))
+		for i, l := range leaves {
+			keys[i] = l.key
+		}
+		panic(fmt.Sprintf("gen: keys %q do not differ", keys))
 	}
 	return best
 }
