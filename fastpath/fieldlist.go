@@ -141,8 +141,12 @@ func (l *FieldList) Rewind() { l.next = 0 }
 // the Reset after the next section. So a list keeps at most two sections'
 // strings alive, and clears nothing while its sections keep their length.
 func (l *FieldList) Reset() {
-	if n := len(l.fields); n < l.used {
-		clear(l.fields[n:l.used])
+	// A loop, not clear (nor the range loop the compiler turns into one):
+	// the runtime's clear of memory with pointers costs some 50
+	// instructions a call, more than storing the few fields a section is
+	// shorter by.
+	for i := len(l.fields); i < l.used; i++ {
+		l.fields[:l.used][i] = listField{}
 	}
 	l.used = len(l.fields)
 	l.fields = l.fields[:0]

@@ -25,16 +25,31 @@ func load64[T ~string | ~[]byte](s T, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// load32 returns s[i:i+4] as a little-endian number.
+func load32[T ~string | ~[]byte](s T, i int) uint64 {
+	s = s[i : i+4]
+	return uint64(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
+}
+
 // IsLower reports whether name has no ASCII uppercase letters ('A'..'Z').
 // Other bytes, including non-ASCII ones, are ignored.
 func IsLower[T ~string | ~[]byte](name T) bool {
-	i := 0
-	for ; i+8 <= len(name); i += 8 {
-		if hasUpper(load64(name, i)) {
-			return false
+	n := len(name)
+	switch {
+	case n >= 8:
+		// Whole words, then the last 8 bytes, which may overlap the
+		// words already tested, instead of a byte loop for the rest.
+		for i := 0; i < n-8; i += 8 {
+			if hasUpper(load64(name, i)) {
+				return false
+			}
 		}
+		return !hasUpper(load64(name, n-8))
+	case n >= 4:
+		// The first and last 4 bytes, overlapping below 8, in one word.
+		return !hasUpper(load32(name, 0) | load32(name, n-4)<<32)
 	}
-	for ; i < len(name); i++ {
+	for i := 0; i < n; i++ {
 		if c := name[i]; 'A' <= c && c <= 'Z' {
 			return false
 		}

@@ -42,11 +42,7 @@ func QPACK(i uint64) (e Entry, ok bool) {
 // exactly and the lowest index whose name matches; -1 means none, in every
 // lookup of this package (HPACK's indices start at 1, QPACK's at 0).
 func LookupHPACK(name, value string) (exact, nameOnly int) {
-	id := lookupString(name)
-	if id == None {
-		return -1, -1
-	}
-	return noneIfZero(hpackExact(id, value)), id.HPACKIndex()
+	return lookupHPACK(name, value)
 }
 
 // noneIfZero maps the generated HPACK tables' 0 (no entry: HPACK has no
@@ -60,11 +56,7 @@ func noneIfZero(i int) int {
 
 // LookupQPACK is LookupHPACK for the QPACK table.
 func LookupQPACK(name, value string) (exact, nameOnly int) {
-	id := lookupString(name)
-	if id == None {
-		return -1, -1
-	}
-	return qpackExact(id, value), int(qpackNameIndex[id])
+	return lookupQPACK(name, value)
 }
 
 // Lookup returns the FieldID of name, or None. Names are matched exactly:

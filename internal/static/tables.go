@@ -867,88 +867,88 @@ func lookupString(name string) FieldID {
 	case 17:
 		switch name[0] {
 		case 'i':
-			if name == "if-modified-since" {
+			if name[0:16] == "if-modified-sinc" && name[16:17] == "e" {
 				return IfModifiedSince
 			}
 		case 't':
-			if name == "transfer-encoding" {
+			if name[0:16] == "transfer-encodin" && name[16:17] == "g" {
 				return TransferEncoding
 			}
 		}
 	case 18:
-		if name == "proxy-authenticate" {
+		if name[0:16] == "proxy-authentica" && name[16:18] == "te" {
 			return ProxyAuthenticate
 		}
 	case 19:
 		switch name[0] {
 		case 'c':
-			if name == "content-disposition" {
+			if name[0:16] == "content-disposit" && name[16:19] == "ion" {
 				return ContentDisposition
 			}
 		case 'i':
-			if name == "if-unmodified-since" {
+			if name[0:16] == "if-unmodified-si" && name[16:19] == "nce" {
 				return IfUnmodifiedSince
 			}
 		case 'p':
-			if name == "proxy-authorization" {
+			if name[0:16] == "proxy-authorizat" && name[16:19] == "ion" {
 				return ProxyAuthorization
 			}
 		case 't':
-			if name == "timing-allow-origin" {
+			if name[0:16] == "timing-allow-ori" && name[16:19] == "gin" {
 				return TimingAllowOrigin
 			}
 		}
 	case 22:
-		if name == "x-content-type-options" {
+		if name[0:16] == "x-content-type-o" && name[16:22] == "ptions" {
 			return XContentTypeOptions
 		}
 	case 23:
-		if name == "content-security-policy" {
+		if name[0:16] == "content-security" && name[16:23] == "-policy" {
 			return ContentSecurityPolicy
 		}
 	case 25:
 		switch name[0] {
 		case 's':
-			if name == "strict-transport-security" {
+			if name[0:16] == "strict-transport" && name[16:25] == "-security" {
 				return StrictTransportSecurity
 			}
 		case 'u':
-			if name == "upgrade-insecure-requests" {
+			if name[0:16] == "upgrade-insecure" && name[16:25] == "-requests" {
 				return UpgradeInsecureRequests
 			}
 		}
 	case 27:
-		if name == "access-control-allow-origin" {
+		if name[0:16] == "access-control-a" && name[16:27] == "llow-origin" {
 			return AccessControlAllowOrigin
 		}
 	case 28:
 		switch name[21] {
 		case 'h':
-			if name == "access-control-allow-headers" {
+			if name[0:16] == "access-control-a" && name[16:28] == "llow-headers" {
 				return AccessControlAllowHeaders
 			}
 		case 'm':
-			if name == "access-control-allow-methods" {
+			if name[0:16] == "access-control-a" && name[16:28] == "llow-methods" {
 				return AccessControlAllowMethods
 			}
 		}
 	case 29:
 		switch name[15] {
 		case 'e':
-			if name == "access-control-expose-headers" {
+			if name[0:16] == "access-control-e" && name[16:29] == "xpose-headers" {
 				return AccessControlExposeHeaders
 			}
 		case 'r':
-			if name == "access-control-request-method" {
+			if name[0:16] == "access-control-r" && name[16:29] == "equest-method" {
 				return AccessControlRequestMethod
 			}
 		}
 	case 30:
-		if name == "access-control-request-headers" {
+		if name[0:16] == "access-control-r" && name[16:30] == "equest-headers" {
 			return AccessControlRequestHeaders
 		}
 	case 32:
-		if name == "access-control-allow-credentials" {
+		if name[0:16] == "access-control-a" && name[16:32] == "llow-credentials" {
 			return AccessControlAllowCredentials
 		}
 	}
@@ -1213,840 +1213,1238 @@ func lookupBytes(name []byte) FieldID {
 	case 17:
 		switch name[0] {
 		case 'i':
-			if string(name) == "if-modified-since" {
+			if string(name[0:16]) == "if-modified-sinc" && string(name[16:17]) == "e" {
 				return IfModifiedSince
 			}
 		case 't':
-			if string(name) == "transfer-encoding" {
+			if string(name[0:16]) == "transfer-encodin" && string(name[16:17]) == "g" {
 				return TransferEncoding
 			}
 		}
 	case 18:
-		if string(name) == "proxy-authenticate" {
+		if string(name[0:16]) == "proxy-authentica" && string(name[16:18]) == "te" {
 			return ProxyAuthenticate
 		}
 	case 19:
 		switch name[0] {
 		case 'c':
-			if string(name) == "content-disposition" {
+			if string(name[0:16]) == "content-disposit" && string(name[16:19]) == "ion" {
 				return ContentDisposition
 			}
 		case 'i':
-			if string(name) == "if-unmodified-since" {
+			if string(name[0:16]) == "if-unmodified-si" && string(name[16:19]) == "nce" {
 				return IfUnmodifiedSince
 			}
 		case 'p':
-			if string(name) == "proxy-authorization" {
+			if string(name[0:16]) == "proxy-authorizat" && string(name[16:19]) == "ion" {
 				return ProxyAuthorization
 			}
 		case 't':
-			if string(name) == "timing-allow-origin" {
+			if string(name[0:16]) == "timing-allow-ori" && string(name[16:19]) == "gin" {
 				return TimingAllowOrigin
 			}
 		}
 	case 22:
-		if string(name) == "x-content-type-options" {
+		if string(name[0:16]) == "x-content-type-o" && string(name[16:22]) == "ptions" {
 			return XContentTypeOptions
 		}
 	case 23:
-		if string(name) == "content-security-policy" {
+		if string(name[0:16]) == "content-security" && string(name[16:23]) == "-policy" {
 			return ContentSecurityPolicy
 		}
 	case 25:
 		switch name[0] {
 		case 's':
-			if string(name) == "strict-transport-security" {
+			if string(name[0:16]) == "strict-transport" && string(name[16:25]) == "-security" {
 				return StrictTransportSecurity
 			}
 		case 'u':
-			if string(name) == "upgrade-insecure-requests" {
+			if string(name[0:16]) == "upgrade-insecure" && string(name[16:25]) == "-requests" {
 				return UpgradeInsecureRequests
 			}
 		}
 	case 27:
-		if string(name) == "access-control-allow-origin" {
+		if string(name[0:16]) == "access-control-a" && string(name[16:27]) == "llow-origin" {
 			return AccessControlAllowOrigin
 		}
 	case 28:
 		switch name[21] {
 		case 'h':
-			if string(name) == "access-control-allow-headers" {
+			if string(name[0:16]) == "access-control-a" && string(name[16:28]) == "llow-headers" {
 				return AccessControlAllowHeaders
 			}
 		case 'm':
-			if string(name) == "access-control-allow-methods" {
+			if string(name[0:16]) == "access-control-a" && string(name[16:28]) == "llow-methods" {
 				return AccessControlAllowMethods
 			}
 		}
 	case 29:
 		switch name[15] {
 		case 'e':
-			if string(name) == "access-control-expose-headers" {
+			if string(name[0:16]) == "access-control-e" && string(name[16:29]) == "xpose-headers" {
 				return AccessControlExposeHeaders
 			}
 		case 'r':
-			if string(name) == "access-control-request-method" {
+			if string(name[0:16]) == "access-control-r" && string(name[16:29]) == "equest-method" {
 				return AccessControlRequestMethod
 			}
 		}
 	case 30:
-		if string(name) == "access-control-request-headers" {
+		if string(name[0:16]) == "access-control-r" && string(name[16:30]) == "equest-headers" {
 			return AccessControlRequestHeaders
 		}
 	case 32:
-		if string(name) == "access-control-allow-credentials" {
+		if string(name[0:16]) == "access-control-a" && string(name[16:32]) == "llow-credentials" {
 			return AccessControlAllowCredentials
 		}
 	}
 	return None
 }
 
-// hpackExact returns the index of the entry with id's name and value, or 0.
-func hpackExact(id FieldID, value string) int {
-	switch id {
-	case Authority:
-		if value == "" {
-			return 1
-		}
-	case Method:
-		switch len(value) {
-		case 3:
-			if value == "GET" {
-				return 2
+// lookupHPACK is LookupHPACK: a decision tree over the names, then over each
+// name's values.
+func lookupHPACK(name, value string) (exact, nameOnly int) {
+	switch len(name) {
+	case 3:
+		switch name[0] {
+		case 'a':
+			if name == "age" {
+				if value == "" {
+					return 21, 21
+				}
+				return -1, 21
 			}
-		case 4:
-			if value == "POST" {
-				return 3
-			}
-		}
-	case Path:
-		switch len(value) {
-		case 1:
-			if value == "/" {
-				return 4
-			}
-		case 11:
-			if value == "/index.html" {
-				return 5
+		case 'v':
+			if name == "via" {
+				if value == "" {
+					return 60, 60
+				}
+				return -1, 60
 			}
 		}
-	case Scheme:
-		switch len(value) {
-		case 4:
-			if value == "http" {
-				return 6
+	case 4:
+		switch name[0] {
+		case 'd':
+			if name == "date" {
+				if value == "" {
+					return 33, 33
+				}
+				return -1, 33
 			}
-		case 5:
-			if value == "https" {
-				return 7
+		case 'e':
+			if name == "etag" {
+				if value == "" {
+					return 34, 34
+				}
+				return -1, 34
+			}
+		case 'f':
+			if name == "from" {
+				if value == "" {
+					return 37, 37
+				}
+				return -1, 37
+			}
+		case 'h':
+			if name == "host" {
+				if value == "" {
+					return 38, 38
+				}
+				return -1, 38
+			}
+		case 'l':
+			if name == "link" {
+				if value == "" {
+					return 45, 45
+				}
+				return -1, 45
+			}
+		case 'v':
+			if name == "vary" {
+				if value == "" {
+					return 59, 59
+				}
+				return -1, 59
 			}
 		}
-	case Status:
-		switch len(value) {
-		case 3:
-			switch value[0] {
-			case '2':
-				switch value[2] {
-				case '0':
-					if value == "200" {
-						return 8
+	case 5:
+		switch name[0] {
+		case ':':
+			if name == ":path" {
+				switch len(value) {
+				case 1:
+					if value == "/" {
+						return 4, 4
 					}
-				case '4':
-					if value == "204" {
-						return 9
-					}
-				case '6':
-					if value == "206" {
-						return 10
+				case 11:
+					if value == "/index.html" {
+						return 5, 4
 					}
 				}
-			case '3':
-				if value == "304" {
-					return 11
+				return -1, 4
+			}
+		case 'a':
+			if name == "allow" {
+				if value == "" {
+					return 22, 22
 				}
-			case '4':
-				switch value[2] {
-				case '0':
-					if value == "400" {
-						return 12
-					}
-				case '4':
-					if value == "404" {
-						return 13
-					}
+				return -1, 22
+			}
+		case 'r':
+			if name == "range" {
+				if value == "" {
+					return 50, 50
 				}
-			case '5':
-				if value == "500" {
-					return 14
-				}
+				return -1, 50
 			}
 		}
-	case AcceptCharset:
-		if value == "" {
-			return 15
+	case 6:
+		switch name[0] {
+		case 'a':
+			if name == "accept" {
+				if value == "" {
+					return 19, 19
+				}
+				return -1, 19
+			}
+		case 'c':
+			if name == "cookie" {
+				if value == "" {
+					return 32, 32
+				}
+				return -1, 32
+			}
+		case 'e':
+			if name == "expect" {
+				if value == "" {
+					return 35, 35
+				}
+				return -1, 35
+			}
+		case 's':
+			if name == "server" {
+				if value == "" {
+					return 54, 54
+				}
+				return -1, 54
+			}
 		}
-	case AcceptEncoding:
-		if value == "gzip, deflate" {
-			return 16
+	case 7:
+		switch name[3] {
+		case 'a':
+			if name == ":status" {
+				switch len(value) {
+				case 3:
+					switch value[0] {
+					case '2':
+						switch value[2] {
+						case '0':
+							if value == "200" {
+								return 8, 8
+							}
+						case '4':
+							if value == "204" {
+								return 9, 8
+							}
+						case '6':
+							if value == "206" {
+								return 10, 8
+							}
+						}
+					case '3':
+						if value == "304" {
+							return 11, 8
+						}
+					case '4':
+						switch value[2] {
+						case '0':
+							if value == "400" {
+								return 12, 8
+							}
+						case '4':
+							if value == "404" {
+								return 13, 8
+							}
+						}
+					case '5':
+						if value == "500" {
+							return 14, 8
+						}
+					}
+				}
+				return -1, 8
+			}
+		case 'e':
+			if name == "referer" {
+				if value == "" {
+					return 51, 51
+				}
+				return -1, 51
+			}
+		case 'h':
+			if name == ":scheme" {
+				switch len(value) {
+				case 4:
+					if value == "http" {
+						return 6, 6
+					}
+				case 5:
+					if value == "https" {
+						return 7, 6
+					}
+				}
+				return -1, 6
+			}
+		case 'i':
+			if name == "expires" {
+				if value == "" {
+					return 36, 36
+				}
+				return -1, 36
+			}
+		case 'r':
+			if name == "refresh" {
+				if value == "" {
+					return 52, 52
+				}
+				return -1, 52
+			}
+		case 't':
+			if name == ":method" {
+				switch len(value) {
+				case 3:
+					if value == "GET" {
+						return 2, 2
+					}
+				case 4:
+					if value == "POST" {
+						return 3, 2
+					}
+				}
+				return -1, 2
+			}
 		}
-	case AcceptLanguage:
-		if value == "" {
-			return 17
+	case 8:
+		switch name[3] {
+		case 'a':
+			if name == "location" {
+				if value == "" {
+					return 46, 46
+				}
+				return -1, 46
+			}
+		case 'm':
+			if name == "if-match" {
+				if value == "" {
+					return 39, 39
+				}
+				return -1, 39
+			}
+		case 'r':
+			if name == "if-range" {
+				if value == "" {
+					return 42, 42
+				}
+				return -1, 42
+			}
 		}
-	case AcceptRanges:
-		if value == "" {
-			return 18
+	case 10:
+		switch name[0] {
+		case ':':
+			if name == ":authority" {
+				if value == "" {
+					return 1, 1
+				}
+				return -1, 1
+			}
+		case 's':
+			if name == "set-cookie" {
+				if value == "" {
+					return 55, 55
+				}
+				return -1, 55
+			}
+		case 'u':
+			if name == "user-agent" {
+				if value == "" {
+					return 58, 58
+				}
+				return -1, 58
+			}
 		}
-	case Accept:
-		if value == "" {
-			return 19
+	case 11:
+		if name == "retry-after" {
+			if value == "" {
+				return 53, 53
+			}
+			return -1, 53
 		}
-	case AccessControlAllowOrigin:
-		if value == "" {
-			return 20
+	case 12:
+		switch name[0] {
+		case 'c':
+			if name == "content-type" {
+				if value == "" {
+					return 31, 31
+				}
+				return -1, 31
+			}
+		case 'm':
+			if name == "max-forwards" {
+				if value == "" {
+					return 47, 47
+				}
+				return -1, 47
+			}
 		}
-	case Age:
-		if value == "" {
-			return 21
+	case 13:
+		switch name[6] {
+		case '-':
+			if name == "accept-ranges" {
+				if value == "" {
+					return 18, 18
+				}
+				return -1, 18
+			}
+		case 'c':
+			if name == "cache-control" {
+				if value == "" {
+					return 24, 24
+				}
+				return -1, 24
+			}
+		case 'e':
+			if name == "if-none-match" {
+				if value == "" {
+					return 41, 41
+				}
+				return -1, 41
+			}
+		case 'i':
+			if name == "authorization" {
+				if value == "" {
+					return 23, 23
+				}
+				return -1, 23
+			}
+		case 'o':
+			if name == "last-modified" {
+				if value == "" {
+					return 44, 44
+				}
+				return -1, 44
+			}
+		case 't':
+			if name == "content-range" {
+				if value == "" {
+					return 30, 30
+				}
+				return -1, 30
+			}
 		}
-	case Allow:
-		if value == "" {
-			return 22
+	case 14:
+		switch name[0] {
+		case 'a':
+			if name == "accept-charset" {
+				if value == "" {
+					return 15, 15
+				}
+				return -1, 15
+			}
+		case 'c':
+			if name == "content-length" {
+				if value == "" {
+					return 28, 28
+				}
+				return -1, 28
+			}
 		}
-	case Authorization:
-		if value == "" {
-			return 23
+	case 15:
+		switch name[7] {
+		case 'e':
+			if name == "accept-encoding" {
+				if value == "gzip, deflate" {
+					return 16, 16
+				}
+				return -1, 16
+			}
+		case 'l':
+			if name == "accept-language" {
+				if value == "" {
+					return 17, 17
+				}
+				return -1, 17
+			}
 		}
-	case CacheControl:
-		if value == "" {
-			return 24
+	case 16:
+		switch name[11] {
+		case 'a':
+			if name == "content-location" {
+				if value == "" {
+					return 29, 29
+				}
+				return -1, 29
+			}
+		case 'g':
+			if name == "content-language" {
+				if value == "" {
+					return 27, 27
+				}
+				return -1, 27
+			}
+		case 'i':
+			if name == "www-authenticate" {
+				if value == "" {
+					return 61, 61
+				}
+				return -1, 61
+			}
+		case 'o':
+			if name == "content-encoding" {
+				if value == "" {
+					return 26, 26
+				}
+				return -1, 26
+			}
 		}
-	case ContentDisposition:
-		if value == "" {
-			return 25
+	case 17:
+		switch name[0] {
+		case 'i':
+			if name[0:16] == "if-modified-sinc" && name[16:17] == "e" {
+				if value == "" {
+					return 40, 40
+				}
+				return -1, 40
+			}
+		case 't':
+			if name[0:16] == "transfer-encodin" && name[16:17] == "g" {
+				if value == "" {
+					return 57, 57
+				}
+				return -1, 57
+			}
 		}
-	case ContentEncoding:
-		if value == "" {
-			return 26
+	case 18:
+		if name[0:16] == "proxy-authentica" && name[16:18] == "te" {
+			if value == "" {
+				return 48, 48
+			}
+			return -1, 48
 		}
-	case ContentLanguage:
-		if value == "" {
-			return 27
+	case 19:
+		switch name[0] {
+		case 'c':
+			if name[0:16] == "content-disposit" && name[16:19] == "ion" {
+				if value == "" {
+					return 25, 25
+				}
+				return -1, 25
+			}
+		case 'i':
+			if name[0:16] == "if-unmodified-si" && name[16:19] == "nce" {
+				if value == "" {
+					return 43, 43
+				}
+				return -1, 43
+			}
+		case 'p':
+			if name[0:16] == "proxy-authorizat" && name[16:19] == "ion" {
+				if value == "" {
+					return 49, 49
+				}
+				return -1, 49
+			}
 		}
-	case ContentLength:
-		if value == "" {
-			return 28
+	case 25:
+		if name[0:16] == "strict-transport" && name[16:25] == "-security" {
+			if value == "" {
+				return 56, 56
+			}
+			return -1, 56
 		}
-	case ContentLocation:
-		if value == "" {
-			return 29
-		}
-	case ContentRange:
-		if value == "" {
-			return 30
-		}
-	case ContentType:
-		if value == "" {
-			return 31
-		}
-	case Cookie:
-		if value == "" {
-			return 32
-		}
-	case Date:
-		if value == "" {
-			return 33
-		}
-	case ETag:
-		if value == "" {
-			return 34
-		}
-	case Expect:
-		if value == "" {
-			return 35
-		}
-	case Expires:
-		if value == "" {
-			return 36
-		}
-	case From:
-		if value == "" {
-			return 37
-		}
-	case Host:
-		if value == "" {
-			return 38
-		}
-	case IfMatch:
-		if value == "" {
-			return 39
-		}
-	case IfModifiedSince:
-		if value == "" {
-			return 40
-		}
-	case IfNoneMatch:
-		if value == "" {
-			return 41
-		}
-	case IfRange:
-		if value == "" {
-			return 42
-		}
-	case IfUnmodifiedSince:
-		if value == "" {
-			return 43
-		}
-	case LastModified:
-		if value == "" {
-			return 44
-		}
-	case Link:
-		if value == "" {
-			return 45
-		}
-	case Location:
-		if value == "" {
-			return 46
-		}
-	case MaxForwards:
-		if value == "" {
-			return 47
-		}
-	case ProxyAuthenticate:
-		if value == "" {
-			return 48
-		}
-	case ProxyAuthorization:
-		if value == "" {
-			return 49
-		}
-	case Range:
-		if value == "" {
-			return 50
-		}
-	case Referer:
-		if value == "" {
-			return 51
-		}
-	case Refresh:
-		if value == "" {
-			return 52
-		}
-	case RetryAfter:
-		if value == "" {
-			return 53
-		}
-	case Server:
-		if value == "" {
-			return 54
-		}
-	case SetCookie:
-		if value == "" {
-			return 55
-		}
-	case StrictTransportSecurity:
-		if value == "" {
-			return 56
-		}
-	case TransferEncoding:
-		if value == "" {
-			return 57
-		}
-	case UserAgent:
-		if value == "" {
-			return 58
-		}
-	case Vary:
-		if value == "" {
-			return 59
-		}
-	case Via:
-		if value == "" {
-			return 60
-		}
-	case WWWAuthenticate:
-		if value == "" {
-			return 61
+	case 27:
+		if name[0:16] == "access-control-a" && name[16:27] == "llow-origin" {
+			if value == "" {
+				return 20, 20
+			}
+			return -1, 20
 		}
 	}
-	return 0
+	return -1, -1
 }
 
-// qpackExact returns the index of the entry with id's name and value, or -1.
-func qpackExact(id FieldID, value string) int {
-	switch id {
-	case Authority:
-		if value == "" {
-			return 0
-		}
-	case Path:
-		if value == "/" {
-			return 1
-		}
-	case Age:
-		if value == "0" {
-			return 2
-		}
-	case ContentDisposition:
-		if value == "" {
-			return 3
-		}
-	case ContentLength:
-		if value == "0" {
-			return 4
-		}
-	case Cookie:
-		if value == "" {
-			return 5
-		}
-	case Date:
-		if value == "" {
-			return 6
-		}
-	case ETag:
-		if value == "" {
-			return 7
-		}
-	case IfModifiedSince:
-		if value == "" {
-			return 8
-		}
-	case IfNoneMatch:
-		if value == "" {
-			return 9
-		}
-	case LastModified:
-		if value == "" {
-			return 10
-		}
-	case Link:
-		if value == "" {
-			return 11
-		}
-	case Location:
-		if value == "" {
-			return 12
-		}
-	case Referer:
-		if value == "" {
-			return 13
-		}
-	case SetCookie:
-		if value == "" {
-			return 14
-		}
-	case Method:
-		switch len(value) {
-		case 3:
-			switch value[0] {
-			case 'G':
-				if value == "GET" {
-					return 17
-				}
-			case 'P':
-				if value == "PUT" {
-					return 21
-				}
+// lookupQPACK is LookupQPACK: a decision tree over the names, then over each
+// name's values.
+func lookupQPACK(name, value string) (exact, nameOnly int) {
+	switch len(name) {
+	case 3:
+		if name == "age" {
+			if value == "0" {
+				return 2, 2
 			}
-		case 4:
-			switch value[0] {
-			case 'H':
-				if value == "HEAD" {
-					return 18
+			return -1, 2
+		}
+	case 4:
+		switch name[0] {
+		case 'd':
+			if name == "date" {
+				if value == "" {
+					return 6, 6
 				}
-			case 'P':
-				if value == "POST" {
-					return 20
-				}
+				return -1, 6
 			}
-		case 6:
-			if value == "DELETE" {
-				return 16
+		case 'e':
+			if name == "etag" {
+				if value == "" {
+					return 7, 7
+				}
+				return -1, 7
 			}
-		case 7:
-			switch value[0] {
-			case 'C':
-				if value == "CONNECT" {
-					return 15
+		case 'l':
+			if name == "link" {
+				if value == "" {
+					return 11, 11
 				}
-			case 'O':
-				if value == "OPTIONS" {
-					return 19
+				return -1, 11
+			}
+		case 'v':
+			if name == "vary" {
+				switch len(value) {
+				case 6:
+					if value == "origin" {
+						return 60, 59
+					}
+				case 15:
+					if value == "accept-encoding" {
+						return 59, 59
+					}
 				}
+				return -1, 59
 			}
 		}
-	case Scheme:
-		switch len(value) {
-		case 4:
-			if value == "http" {
-				return 22
+	case 5:
+		switch name[0] {
+		case ':':
+			if name == ":path" {
+				if value == "/" {
+					return 1, 1
+				}
+				return -1, 1
 			}
-		case 5:
-			if value == "https" {
-				return 23
+		case 'r':
+			if name == "range" {
+				if value == "bytes=0-" {
+					return 55, 55
+				}
+				return -1, 55
 			}
 		}
-	case Status:
-		switch len(value) {
-		case 3:
-			switch value[2] {
-			case '0':
+	case 6:
+		switch name[0] {
+		case 'a':
+			if name == "accept" {
+				switch len(value) {
+				case 3:
+					if value == "*/*" {
+						return 29, 29
+					}
+				case 23:
+					if value[0:16] == "application/dns-" && value[16:23] == "message" {
+						return 30, 29
+					}
+				}
+				return -1, 29
+			}
+		case 'c':
+			if name == "cookie" {
+				if value == "" {
+					return 5, 5
+				}
+				return -1, 5
+			}
+		case 'o':
+			if name == "origin" {
+				if value == "" {
+					return 90, 90
+				}
+				return -1, 90
+			}
+		case 's':
+			if name == "server" {
+				if value == "" {
+					return 92, 92
+				}
+				return -1, 92
+			}
+		}
+	case 7:
+		switch name[3] {
+		case '-':
+			if name == "alt-svc" {
+				if value == "clear" {
+					return 83, 83
+				}
+				return -1, 83
+			}
+		case 'a':
+			if name == ":status" {
+				switch len(value) {
+				case 3:
+					switch value[2] {
+					case '0':
+						switch value[0] {
+						case '1':
+							if value == "100" {
+								return 63, 24
+							}
+						case '2':
+							if value == "200" {
+								return 25, 24
+							}
+						case '4':
+							if value == "400" {
+								return 67, 24
+							}
+						case '5':
+							if value == "500" {
+								return 71, 24
+							}
+						}
+					case '1':
+						if value == "421" {
+							return 69, 24
+						}
+					case '2':
+						if value == "302" {
+							return 66, 24
+						}
+					case '3':
+						switch value[0] {
+						case '1':
+							if value == "103" {
+								return 24, 24
+							}
+						case '4':
+							if value == "403" {
+								return 68, 24
+							}
+						case '5':
+							if value == "503" {
+								return 28, 24
+							}
+						}
+					case '4':
+						switch value[0] {
+						case '2':
+							if value == "204" {
+								return 64, 24
+							}
+						case '3':
+							if value == "304" {
+								return 26, 24
+							}
+						case '4':
+							if value == "404" {
+								return 27, 24
+							}
+						}
+					case '5':
+						if value == "425" {
+							return 70, 24
+						}
+					case '6':
+						if value == "206" {
+							return 65, 24
+						}
+					}
+				}
+				return -1, 24
+			}
+		case 'e':
+			if name == "referer" {
+				if value == "" {
+					return 13, 13
+				}
+				return -1, 13
+			}
+		case 'h':
+			if name == ":scheme" {
+				switch len(value) {
+				case 4:
+					if value == "http" {
+						return 22, 22
+					}
+				case 5:
+					if value == "https" {
+						return 23, 22
+					}
+				}
+				return -1, 22
+			}
+		case 'p':
+			if name == "purpose" {
+				if value == "prefetch" {
+					return 91, 91
+				}
+				return -1, 91
+			}
+		case 't':
+			if name == ":method" {
+				switch len(value) {
+				case 3:
+					switch value[0] {
+					case 'G':
+						if value == "GET" {
+							return 17, 15
+						}
+					case 'P':
+						if value == "PUT" {
+							return 21, 15
+						}
+					}
+				case 4:
+					switch value[0] {
+					case 'H':
+						if value == "HEAD" {
+							return 18, 15
+						}
+					case 'P':
+						if value == "POST" {
+							return 20, 15
+						}
+					}
+				case 6:
+					if value == "DELETE" {
+						return 16, 15
+					}
+				case 7:
+					switch value[0] {
+					case 'C':
+						if value == "CONNECT" {
+							return 15, 15
+						}
+					case 'O':
+						if value == "OPTIONS" {
+							return 19, 15
+						}
+					}
+				}
+				return -1, 15
+			}
+		}
+	case 8:
+		switch name[0] {
+		case 'i':
+			if name == "if-range" {
+				if value == "" {
+					return 89, 89
+				}
+				return -1, 89
+			}
+		case 'l':
+			if name == "location" {
+				if value == "" {
+					return 12, 12
+				}
+				return -1, 12
+			}
+		}
+	case 9:
+		switch name[0] {
+		case 'e':
+			if name == "expect-ct" {
+				if value == "" {
+					return 87, 87
+				}
+				return -1, 87
+			}
+		case 'f':
+			if name == "forwarded" {
+				if value == "" {
+					return 88, 88
+				}
+				return -1, 88
+			}
+		}
+	case 10:
+		switch name[0] {
+		case ':':
+			if name == ":authority" {
+				if value == "" {
+					return 0, 0
+				}
+				return -1, 0
+			}
+		case 'e':
+			if name == "early-data" {
+				if value == "1" {
+					return 86, 86
+				}
+				return -1, 86
+			}
+		case 's':
+			if name == "set-cookie" {
+				if value == "" {
+					return 14, 14
+				}
+				return -1, 14
+			}
+		case 'u':
+			if name == "user-agent" {
+				if value == "" {
+					return 95, 95
+				}
+				return -1, 95
+			}
+		}
+	case 12:
+		if name == "content-type" {
+			switch len(value) {
+			case 8:
+				if value == "text/css" {
+					return 51, 44
+				}
+			case 9:
+				switch value[6] {
+				case 'g':
+					if value == "image/gif" {
+						return 48, 44
+					}
+				case 'p':
+					if value == "image/png" {
+						return 50, 44
+					}
+				}
+			case 10:
 				switch value[0] {
-				case '1':
-					if value == "100" {
-						return 63
+				case 'i':
+					if value == "image/jpeg" {
+						return 49, 44
 					}
-				case '2':
-					if value == "200" {
-						return 25
-					}
-				case '4':
-					if value == "400" {
-						return 67
-					}
-				case '5':
-					if value == "500" {
-						return 71
+				case 't':
+					if value == "text/plain" {
+						return 53, 44
 					}
 				}
-			case '1':
-				if value == "421" {
-					return 69
+			case 16:
+				if value == "application/json" {
+					return 46, 44
 				}
-			case '2':
-				if value == "302" {
-					return 66
+			case 22:
+				if value[0:16] == "application/java" && value[16:22] == "script" {
+					return 45, 44
 				}
-			case '3':
-				switch value[0] {
-				case '1':
-					if value == "103" {
-						return 24
-					}
-				case '4':
-					if value == "403" {
-						return 68
-					}
-				case '5':
-					if value == "503" {
-						return 28
-					}
+			case 23:
+				if value[0:16] == "application/dns-" && value[16:23] == "message" {
+					return 44, 44
 				}
-			case '4':
-				switch value[0] {
-				case '2':
-					if value == "204" {
-						return 64
+			case 24:
+				switch value[5] {
+				case 'h':
+					if value[0:16] == "text/html; chars" && value[16:24] == "et=utf-8" {
+						return 52, 44
 					}
-				case '3':
-					if value == "304" {
-						return 26
-					}
-				case '4':
-					if value == "404" {
-						return 27
+				case 'p':
+					if value[0:16] == "text/plain;chars" && value[16:24] == "et=utf-8" {
+						return 54, 44
 					}
 				}
-			case '5':
-				if value == "425" {
-					return 70
-				}
-			case '6':
-				if value == "206" {
-					return 65
+			case 33:
+				if value[0:16] == "application/x-ww" && value[16:32] == "w-form-urlencode" && value[32:33] == "d" {
+					return 47, 44
 				}
 			}
+			return -1, 44
 		}
-	case Accept:
-		switch len(value) {
-		case 3:
-			if value == "*/*" {
-				return 29
+	case 13:
+		switch name[5] {
+		case '-':
+			if name == "cache-control" {
+				switch len(value) {
+				case 8:
+					switch value[3] {
+					case 'c':
+						if value == "no-cache" {
+							return 39, 36
+						}
+					case 's':
+						if value == "no-store" {
+							return 40, 36
+						}
+					}
+				case 9:
+					if value == "max-age=0" {
+						return 36, 36
+					}
+				case 14:
+					if value == "max-age=604800" {
+						return 38, 36
+					}
+				case 15:
+					if value == "max-age=2592000" {
+						return 37, 36
+					}
+				case 24:
+					if value[0:16] == "public, max-age=" && value[16:24] == "31536000" {
+						return 41, 36
+					}
+				}
+				return -1, 36
 			}
-		case 23:
-			if value == "application/dns-message" {
-				return 30
+		case 'm':
+			if name == "last-modified" {
+				if value == "" {
+					return 10, 10
+				}
+				return -1, 10
+			}
+		case 'n':
+			if name == "if-none-match" {
+				if value == "" {
+					return 9, 9
+				}
+				return -1, 9
+			}
+		case 'r':
+			if name == "authorization" {
+				if value == "" {
+					return 84, 84
+				}
+				return -1, 84
+			}
+		case 't':
+			if name == "accept-ranges" {
+				if value == "bytes" {
+					return 32, 32
+				}
+				return -1, 32
 			}
 		}
-	case AcceptEncoding:
-		if value == "gzip, deflate, br" {
-			return 31
+	case 14:
+		if name == "content-length" {
+			if value == "0" {
+				return 4, 4
+			}
+			return -1, 4
 		}
-	case AcceptRanges:
-		if value == "bytes" {
-			return 32
+	case 15:
+		switch name[7] {
+		case '-':
+			if name == "x-frame-options" {
+				switch len(value) {
+				case 4:
+					if value == "deny" {
+						return 97, 97
+					}
+				case 10:
+					if value == "sameorigin" {
+						return 98, 97
+					}
+				}
+				return -1, 97
+			}
+		case 'e':
+			if name == "accept-encoding" {
+				if value == "gzip, deflate, br" {
+					return 31, 31
+				}
+				return -1, 31
+			}
+		case 'l':
+			if name == "accept-language" {
+				if value == "" {
+					return 72, 72
+				}
+				return -1, 72
+			}
+		case 'r':
+			if name == "x-forwarded-for" {
+				if value == "" {
+					return 96, 96
+				}
+				return -1, 96
+			}
 		}
-	case AccessControlAllowHeaders:
-		switch len(value) {
-		case 1:
+	case 16:
+		switch name[0] {
+		case 'c':
+			if name == "content-encoding" {
+				switch len(value) {
+				case 2:
+					if value == "br" {
+						return 42, 42
+					}
+				case 4:
+					if value == "gzip" {
+						return 43, 42
+					}
+				}
+				return -1, 42
+			}
+		case 'x':
+			if name == "x-xss-protection" {
+				if value == "1; mode=block" {
+					return 62, 62
+				}
+				return -1, 62
+			}
+		}
+	case 17:
+		if name[0:16] == "if-modified-sinc" && name[16:17] == "e" {
+			if value == "" {
+				return 8, 8
+			}
+			return -1, 8
+		}
+	case 19:
+		switch name[0] {
+		case 'c':
+			if name[0:16] == "content-disposit" && name[16:19] == "ion" {
+				if value == "" {
+					return 3, 3
+				}
+				return -1, 3
+			}
+		case 't':
+			if name[0:16] == "timing-allow-ori" && name[16:19] == "gin" {
+				if value == "*" {
+					return 93, 93
+				}
+				return -1, 93
+			}
+		}
+	case 22:
+		if name[0:16] == "x-content-type-o" && name[16:22] == "ptions" {
+			if value == "nosniff" {
+				return 61, 61
+			}
+			return -1, 61
+		}
+	case 23:
+		if name[0:16] == "content-security" && name[16:23] == "-policy" {
+			if value == "script-src 'none'; object-src 'none'; base-uri 'none'" {
+				return 85, 85
+			}
+			return -1, 85
+		}
+	case 25:
+		switch name[0] {
+		case 's':
+			if name[0:16] == "strict-transport" && name[16:25] == "-security" {
+				switch len(value) {
+				case 16:
+					if value == "max-age=31536000" {
+						return 56, 56
+					}
+				case 35:
+					if value[0:16] == "max-age=31536000" && value[16:32] == "; includesubdoma" && value[32:35] == "ins" {
+						return 57, 56
+					}
+				case 44:
+					if value[0:16] == "max-age=31536000" && value[16:32] == "; includesubdoma" && value[32:44] == "ins; preload" {
+						return 58, 56
+					}
+				}
+				return -1, 56
+			}
+		case 'u':
+			if name[0:16] == "upgrade-insecure" && name[16:25] == "-requests" {
+				if value == "1" {
+					return 94, 94
+				}
+				return -1, 94
+			}
+		}
+	case 27:
+		if name[0:16] == "access-control-a" && name[16:27] == "llow-origin" {
 			if value == "*" {
-				return 75
+				return 35, 35
 			}
-		case 12:
+			return -1, 35
+		}
+	case 28:
+		switch name[21] {
+		case 'h':
+			if name[0:16] == "access-control-a" && name[16:28] == "llow-headers" {
+				switch len(value) {
+				case 1:
+					if value == "*" {
+						return 75, 33
+					}
+				case 12:
+					if value == "content-type" {
+						return 34, 33
+					}
+				case 13:
+					if value == "cache-control" {
+						return 33, 33
+					}
+				}
+				return -1, 33
+			}
+		case 'm':
+			if name[0:16] == "access-control-a" && name[16:28] == "llow-methods" {
+				switch len(value) {
+				case 3:
+					if value == "get" {
+						return 76, 76
+					}
+				case 7:
+					if value == "options" {
+						return 78, 76
+					}
+				case 18:
+					if value[0:16] == "get, post, optio" && value[16:18] == "ns" {
+						return 77, 76
+					}
+				}
+				return -1, 76
+			}
+		}
+	case 29:
+		switch name[15] {
+		case 'e':
+			if name[0:16] == "access-control-e" && name[16:29] == "xpose-headers" {
+				if value == "content-length" {
+					return 79, 79
+				}
+				return -1, 79
+			}
+		case 'r':
+			if name[0:16] == "access-control-r" && name[16:29] == "equest-method" {
+				switch len(value) {
+				case 3:
+					if value == "get" {
+						return 81, 81
+					}
+				case 4:
+					if value == "post" {
+						return 82, 81
+					}
+				}
+				return -1, 81
+			}
+		}
+	case 30:
+		if name[0:16] == "access-control-r" && name[16:30] == "equest-headers" {
 			if value == "content-type" {
-				return 34
+				return 80, 80
 			}
-		case 13:
-			if value == "cache-control" {
-				return 33
-			}
+			return -1, 80
 		}
-	case AccessControlAllowOrigin:
-		if value == "*" {
-			return 35
-		}
-	case CacheControl:
-		switch len(value) {
-		case 8:
-			switch value[3] {
-			case 'c':
-				if value == "no-cache" {
-					return 39
+	case 32:
+		if name[0:16] == "access-control-a" && name[16:32] == "llow-credentials" {
+			switch len(value) {
+			case 4:
+				if value == "TRUE" {
+					return 74, 73
 				}
-			case 's':
-				if value == "no-store" {
-					return 40
+			case 5:
+				if value == "FALSE" {
+					return 73, 73
 				}
 			}
-		case 9:
-			if value == "max-age=0" {
-				return 36
-			}
-		case 14:
-			if value == "max-age=604800" {
-				return 38
-			}
-		case 15:
-			if value == "max-age=2592000" {
-				return 37
-			}
-		case 24:
-			if value == "public, max-age=31536000" {
-				return 41
-			}
-		}
-	case ContentEncoding:
-		switch len(value) {
-		case 2:
-			if value == "br" {
-				return 42
-			}
-		case 4:
-			if value == "gzip" {
-				return 43
-			}
-		}
-	case ContentType:
-		switch len(value) {
-		case 8:
-			if value == "text/css" {
-				return 51
-			}
-		case 9:
-			switch value[6] {
-			case 'g':
-				if value == "image/gif" {
-					return 48
-				}
-			case 'p':
-				if value == "image/png" {
-					return 50
-				}
-			}
-		case 10:
-			switch value[0] {
-			case 'i':
-				if value == "image/jpeg" {
-					return 49
-				}
-			case 't':
-				if value == "text/plain" {
-					return 53
-				}
-			}
-		case 16:
-			if value == "application/json" {
-				return 46
-			}
-		case 22:
-			if value == "application/javascript" {
-				return 45
-			}
-		case 23:
-			if value == "application/dns-message" {
-				return 44
-			}
-		case 24:
-			switch value[5] {
-			case 'h':
-				if value == "text/html; charset=utf-8" {
-					return 52
-				}
-			case 'p':
-				if value == "text/plain;charset=utf-8" {
-					return 54
-				}
-			}
-		case 33:
-			if value == "application/x-www-form-urlencoded" {
-				return 47
-			}
-		}
-	case Range:
-		if value == "bytes=0-" {
-			return 55
-		}
-	case StrictTransportSecurity:
-		switch len(value) {
-		case 16:
-			if value == "max-age=31536000" {
-				return 56
-			}
-		case 35:
-			if value == "max-age=31536000; includesubdomains" {
-				return 57
-			}
-		case 44:
-			if value == "max-age=31536000; includesubdomains; preload" {
-				return 58
-			}
-		}
-	case Vary:
-		switch len(value) {
-		case 6:
-			if value == "origin" {
-				return 60
-			}
-		case 15:
-			if value == "accept-encoding" {
-				return 59
-			}
-		}
-	case XContentTypeOptions:
-		if value == "nosniff" {
-			return 61
-		}
-	case XXSSProtection:
-		if value == "1; mode=block" {
-			return 62
-		}
-	case AcceptLanguage:
-		if value == "" {
-			return 72
-		}
-	case AccessControlAllowCredentials:
-		switch len(value) {
-		case 4:
-			if value == "TRUE" {
-				return 74
-			}
-		case 5:
-			if value == "FALSE" {
-				return 73
-			}
-		}
-	case AccessControlAllowMethods:
-		switch len(value) {
-		case 3:
-			if value == "get" {
-				return 76
-			}
-		case 7:
-			if value == "options" {
-				return 78
-			}
-		case 18:
-			if value == "get, post, options" {
-				return 77
-			}
-		}
-	case AccessControlExposeHeaders:
-		if value == "content-length" {
-			return 79
-		}
-	case AccessControlRequestHeaders:
-		if value == "content-type" {
-			return 80
-		}
-	case AccessControlRequestMethod:
-		switch len(value) {
-		case 3:
-			if value == "get" {
-				return 81
-			}
-		case 4:
-			if value == "post" {
-				return 82
-			}
-		}
-	case AltSvc:
-		if value == "clear" {
-			return 83
-		}
-	case Authorization:
-		if value == "" {
-			return 84
-		}
-	case ContentSecurityPolicy:
-		if value == "script-src 'none'; object-src 'none'; base-uri 'none'" {
-			return 85
-		}
-	case EarlyData:
-		if value == "1" {
-			return 86
-		}
-	case ExpectCT:
-		if value == "" {
-			return 87
-		}
-	case Forwarded:
-		if value == "" {
-			return 88
-		}
-	case IfRange:
-		if value == "" {
-			return 89
-		}
-	case Origin:
-		if value == "" {
-			return 90
-		}
-	case Purpose:
-		if value == "prefetch" {
-			return 91
-		}
-	case Server:
-		if value == "" {
-			return 92
-		}
-	case TimingAllowOrigin:
-		if value == "*" {
-			return 93
-		}
-	case UpgradeInsecureRequests:
-		if value == "1" {
-			return 94
-		}
-	case UserAgent:
-		if value == "" {
-			return 95
-		}
-	case XForwardedFor:
-		if value == "" {
-			return 96
-		}
-	case XFrameOptions:
-		switch len(value) {
-		case 4:
-			if value == "deny" {
-				return 97
-			}
-		case 10:
-			if value == "sameorigin" {
-				return 98
-			}
+			return -1, 73
 		}
 	}
-	return -1
+	return -1, -1
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"strconv"
 )
 
 // Command is how tables.go is regenerated; it is named in the header.
@@ -37,8 +36,8 @@ func Generate() ([]byte, error) {
 	w.entries("qpackTable", "RFC 9204 Appendix A; qpackTable[i] is index i.", "QPACKLen", qpackRows, byName)
 	w.perField(fields)
 	w.lookups(fields)
-	w.exact("hpackExact", "0", hpackRows, byName)
-	w.exact("qpackExact", "-1", qpackRows, byName)
+	w.exact("lookupHPACK", "HPACK", hpackRows)
+	w.exact("lookupQPACK", "QPACK", qpackRows)
 
 	src, err := format.Source(w.buf.Bytes())
 	if err != nil {
@@ -137,10 +136,10 @@ func (w *writer) lookups(fields []field) {
 	}
 	for _, fn := range []struct {
 		name, typ string
-		eq        func(string) string
+		eq        func(slice, lit string) string
 	}{
-		{"lookupString", "string", func(lit string) string { return "name == " + lit }},
-		{"lookupBytes", "[]byte", func(lit string) string { return "string(name) == " + lit }},
+		{"lookupString", "string", func(slice, lit string) string { return "name" + slice + " == " + lit }},
+		{"lookupBytes", "[]byte", func(slice, lit string) string { return "string(name" + slice + ") == " + lit }},
 	} {
 		w.p("// %s is a decision tree over the names: their length, then the", fn.name)
 		w.p("// bytes that tell names of that length apart, then one comparison.")
@@ -152,26 +151,33 @@ func (w *writer) lookups(fields []field) {
 	}
 }
 
-// exact writes fn(id, value), the index of the entry with id's name and
-// value, or none; a switch on id, then a decision tree over its values.
-func (w *writer) exact(fn, none string, rows []row, byName map[string]field) {
+// exact writes fn(name, value), which returns the index of the entry with
+// name and value, or -1, and the lowest index with name, or -1: a decision
+// tree over the names and, at each name, one over its values, so that a
+// lookup is one function with its answers as constants.
+func (w *writer) exact(fn, table string, rows []row) {
 	var order []string
 	values := map[string][]leaf{}
+	nameIndex := map[string]int{}
 	for _, r := range rows {
 		if _, ok := values[r.name]; !ok {
 			order = append(order, r.name)
+			nameIndex[r.name] = r.index // rows are in index order
 		}
-		values[r.name] = append(values[r.name], leaf{key: r.value, ret: strconv.Itoa(r.index)})
+		values[r.name] = append(values[r.name], leaf{key: r.value, ret: fmt.Sprintf("%d, %d", r.index, nameIndex[r.name])})
 	}
-	w.p("// %s returns the index of the entry with id's name and value, or %s.", fn, none)
-	w.p("func %s(id FieldID, value string) int {", fn)
-	w.p("switch id {")
-	for _, n := range order {
-		w.p("case %s:", byName[n].ident)
-		w.tree("value", func(lit string) string { return "value == " + lit }, values[n])
+	names := make([]leaf, len(order))
+	for i, n := range order {
+		names[i] = leaf{key: n, body: func() {
+			w.tree("value", func(slice, lit string) string { return "value" + slice + " == " + lit }, values[n])
+			w.p("return -1, %d", nameIndex[n])
+		}}
 	}
-	w.p("}")
-	w.p("return %s", none)
+	w.p("// %s is Lookup%s: a decision tree over the names, then over each", fn, table)
+	w.p("// name's values.")
+	w.p("func %s(name, value string) (exact, nameOnly int) {", fn)
+	w.tree("name", func(slice, lit string) string { return "name" + slice + " == " + lit }, names)
+	w.p("return -1, -1")
 	w.p("}")
 	w.p("")
 }
