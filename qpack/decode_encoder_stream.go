@@ -221,7 +221,7 @@ func (d *Decoder) encString(p []byte, off int, n uint8, extra int, buf *[]byte) 
 // insert adds an entry, or fails the connection when it cannot fit. name
 // and value may alias an entry the insert evicts: the table allows it.
 func (d *Decoder) insert(name, value []byte, id static.FieldID) error {
-	if _, fits := d.tbl.Evicting(len(name) + len(value) + table.Overhead); !fits {
+	if len(name)+len(value)+table.Overhead > d.tbl.Capacity() {
 		return d.encErr(0, ErrCapacity)
 	}
 	// The FieldID rides with the entry: found once here, not per reference.
