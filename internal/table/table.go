@@ -176,30 +176,14 @@ func (t *Table) add(name, value []byte, tag uint8, hn, hf uint32) bool {
 	} else if t.evictFor(n) {
 		// The run at t.head, which evictFor extended over the bytes of
 		// the entries it evicted: name or value may alias those.
-		dst := t.arena[p : p+n]
-		if overlaps(dst, name) || overlaps(dst, value) {
-			t.scratch = append(append(t.scratch[:0], name...), value...)
-			copy(dst, t.scratch)
-		} else {
-			copy(dst, name)
-			copy(dst[len(name):], value)
-		}
+		t.place(t.arena[p:p+n], name, value)
 		t.head = p + n
 	} else {
 		var ok bool
 		if p, ok = t.prepare(len(name), len(value)); !ok {
 			return false
 		}
-		dst := t.arena[p : p+n]
-		if overlaps(dst, name) || overlaps(dst, value) {
-			// The bytes come from an entry this insert evicted and whose
-			// space it reuses: copy them out before writing over them.
-			t.scratch = append(append(t.scratch[:0], name...), value...)
-			copy(dst, t.scratch)
-		} else {
-			copy(dst, name)
-			copy(dst[len(name):], value)
-		}
+		t.place(t.arena[p:p+n], name, value)
 		t.settle(p, n)
 	}
 	t.commit(p, len(name), len(value), tag)
@@ -207,6 +191,19 @@ func (t *Table) add(name, value []byte, tag uint8, hn, hf uint32) bool {
 		t.index.add(t.inserted-1, t.mask(), hn, hf)
 	}
 	return true
+}
+
+// place writes name and value into dst, space of entries this insert
+// evicted: when they are bytes of such an entry, they are copied out
+// before being written over.
+func (t *Table) place(dst, name, value []byte) {
+	if overlaps(dst, name) || overlaps(dst, value) {
+		t.scratch = append(append(t.scratch[:0], name...), value...)
+		copy(dst, t.scratch)
+		return
+	}
+	copy(dst, name)
+	copy(dst[len(name):], value)
 }
 
 // AddString is Add for strings.
