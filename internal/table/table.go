@@ -245,8 +245,14 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
 		// index.add, written out: an encoder's every insert.
-		s, mask, a := t.index.slots, t.mask(), uint32(t.inserted)
-		l, bn, bf := &s[(t.inserted-1)&mask], &s[uint64(h.n)&mask], &s[uint64(h.f)&mask]
+		// The index has a slot per entry of the ring, a power of two:
+		// masked, the three indices are in bounds, unchecked.
+		mask, a := t.mask(), uint32(t.inserted)
+		s := unsafe.Pointer(unsafe.SliceData(t.index.slots))
+		const size = unsafe.Sizeof(slot{})
+		l := (*slot)(unsafe.Add(s, uintptr((t.inserted-1)&mask)*size))
+		bn := (*slot)(unsafe.Add(s, uintptr(uint64(h.n)&mask)*size))
+		bf := (*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size))
 		l.hn, l.hf = h.n, h.f
 		l.nextN, l.nextF = 0, 0
 		if bn.headN != 0 {
