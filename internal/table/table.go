@@ -467,7 +467,13 @@ func (t *Table) Ref(rel uint64) *Entry {
 	if rel >= t.inserted-t.first {
 		return nil
 	}
-	return &t.ents[(t.inserted-1-rel)&(uint64(len(t.ents))-1)]
+	return t.ent(t.inserted - 1 - rel)
+}
+
+// ent returns the ring's entry for absolute index abs, live (so that the
+// ring is not empty): masked, its index is in bounds, unchecked.
+func (t *Table) ent(abs uint64) *Entry {
+	return (*Entry)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.ents)), uintptr(abs&t.mask())*unsafe.Sizeof(Entry{})))
 }
 
 // Tag returns the tag e was added with.
@@ -495,7 +501,7 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 	if abs < t.first || abs >= t.inserted {
 		return false
 	}
-	e := &t.ents[abs&t.mask()]
+	e := t.ent(abs)
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
 	}
