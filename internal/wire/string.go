@@ -68,11 +68,12 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	// The usual case apart, in a small frame: HuffmanAuto, a length that
 	// fits the prefix, and room for the longest code.
-	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<n-1 && cap(dst)-len(dst) > huffmanMax(len(s)) {
+	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
+	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s)) {
 		at := len(dst)
 		dst = AppendHuffman(dst[:at+1], s)
 		if code := len(dst) - at - 1; code < len(s) {
-			dst[at] = first | 1<<n | byte(code)
+			dst[at] = first | 1<<(n&7) | byte(code)
 			return dst
 		}
 		dst[at] = first | byte(len(s))
