@@ -103,12 +103,11 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	if ent == nil || e.table.Inserted()-1-rel < e.lo {
 		return 0, false
 	}
-	n, v := e.table.Bytes(ent)
-	if len(n) != len(name) || len(v) != len(value) {
+	ns, vs := e.table.Strings(ent)
+	if len(ns) != len(name) || len(vs) != len(value) {
 		return 0, false
 	}
 	// (wire.Equal leaves strings under 8 bytes to memequal.)
-	ns, vs := unsafe.String(unsafe.SliceData(n), len(n)), unsafe.String(unsafe.SliceData(v), len(v))
 	return static.HPACKLen + 1 + rel,
 		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.Equal(ns, name)) &&
 			(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.Equal(vs, value))

@@ -116,13 +116,12 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 	}
 	// Holds, written out: abs is live, and Holds is over the inlining budget
 	// (a call here cost more than the lines it saves).
-	e := &t.ents[abs&t.mask()]
+	e := t.ent(abs)
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
 	}
-	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
-	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
-		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
+	n, v := t.Strings(e)
+	return wire.Equal(n, name) && wire.Equal(v, value)
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),

@@ -495,6 +495,24 @@ func (t *Table) Bytes(e *Entry) (name, value []byte) {
 	return *(*[]byte)(unsafe.Pointer(&header{p, n, n})), *(*[]byte)(unsafe.Pointer(&header{unsafe.Add(p, n), v, v}))
 }
 
+// Strings is Bytes as strings, for comparisons, valid while e is: built
+// without unsafe.String, whose checks that the bytes do not wrap around
+// the address space cost a hit of an encoder's recent cache 8
+// instructions.
+func (t *Table) Strings(e *Entry) (name, value string) {
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
+	return str(p, int(e.nlen)), str(unsafe.Add(p, int(e.nlen)), int(e.vlen))
+}
+
+// str is unsafe.String(p, n) for bytes known to lie in the arena.
+func str(p unsafe.Pointer, n int) string {
+	type header struct {
+		p unsafe.Pointer
+		n int
+	}
+	return *(*string)(unsafe.Pointer(&header{p, n}))
+}
+
 // Holds reports whether the entry with absolute index abs is live and
 // holds name and value: an encoder's check of the entry a field matched
 // before. Lengths are compared first, then the bytes, inline.
@@ -508,7 +526,7 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 	}
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
 	// (wire.Equal leaves strings under 8 bytes to memequal.)
-	n, v := unsafe.String((*byte)(p), len(name)), unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value))
+	n, v := str(p, len(name)), str(unsafe.Add(p, len(name)), len(value))
 	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
 		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }
