@@ -59,7 +59,13 @@ const recentStatic = 1 << 15
 // bytes. It inlines.
 func fingerprint(name, value string) uint64 {
 	h := uint64(len(name))<<32 ^ uint64(len(value))
-	if b := unsafe.Slice(unsafe.StringData(value), len(value)); len(b) >= 8 {
+	// value's bytes as a slice, read only, built without unsafe.Slice's
+	// checks of the length and of wrap-around.
+	type header struct {
+		p    *byte
+		n, c int
+	}
+	if b := *(*[]byte)(unsafe.Pointer(&header{unsafe.StringData(value), len(value), len(value)})); len(b) >= 8 {
 		h ^= binary.LittleEndian.Uint64(b[len(b)-8:]) ^ uint64(b[0])<<8
 	} else if len(b) > 0 {
 		h ^= uint64(b[0])<<8 ^ uint64(b[len(b)-1])<<16
