@@ -122,7 +122,8 @@ func AppendHuffman(dst []byte, s string) []byte {
 			// tail: the loop below codes it.
 			// (Both bytes in bounds by the condition: read without checks.)
 			for sp := unsafe.Pointer(unsafe.StringData(s)); j+1 < len(s); j += 2 {
-				e := huffmanPairs[binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(sp, j)), 2))]
+				w := (*[2]byte)(unsafe.Add(sp, j)) // (no unsafe.Slice: its checks)
+				e := huffmanPairs[uint16(w[0])|uint16(w[1])<<8]
 				x = x<<(e&63) | uint64(e>>9)
 				n += uint(e & 0x1ff)
 			}
