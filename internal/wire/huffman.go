@@ -106,7 +106,7 @@ func AppendHuffman(dst []byte, s string) []byte {
 				x |= uint64(e2 >> 9)
 				x <<= e3 & 63
 				x |= uint64(e3 >> 9)
-				binary.BigEndian.PutUint64(out[p:], x<<(-n&63))
+				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63))
 				p, i, acc, nb = p+int(n>>3), 8, x, n&7
 			}
 		}
@@ -128,8 +128,8 @@ func AppendHuffman(dst []byte, s string) []byte {
 				n += uint(e & 0x1ff)
 			}
 			if n <= 64 && p+8 <= len(out) {
-				binary.BigEndian.PutUint64(out[p:p+8], x<<(-n&63)|^uint64(0)>>n)
-				return out[:p+int((n+7)>>3)]
+				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63)|^uint64(0)>>n)
+				return resliced(out, p+int((n+7)>>3))
 			}
 		}
 	}
@@ -187,6 +187,23 @@ func AppendHuffman(dst []byte, s string) []byte {
 		p++
 	}
 	return out[:p]
+}
+
+// at8 is the 8 bytes of out from p, which the caller has checked are
+// there (p+8 <= len(out), p >= 0): without the check the compiler
+// cannot drop, p not being known to be positive.
+func at8(out []byte, p int) *[8]byte {
+	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p))
+}
+
+// resliced is out[:n] for 0 <= n <= len(out), which the caller knows,
+// without the check.
+func resliced(out []byte, n int) []byte {
+	type header struct {
+		p    *byte
+		n, c int
+	}
+	return *(*[]byte)(unsafe.Pointer(&header{unsafe.SliceData(out), n, cap(out)}))
 }
 
 // huffmanAppendPairs codes s[i:] into out[p:] in groups of 8 bytes (4
