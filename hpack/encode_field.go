@@ -53,11 +53,13 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 // literal encodes a field that is not a raw Content-Length and that recent
 // did not find (fp is its fingerprint), as field does.
 func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags, fp uint64) ([]byte, bool) {
-	// A name the static table holds is lowercase already.
-	exact, nameIdx := lookupStatic(name, value)
+	// A name the static table holds is lowercase already. 0 is none,
+	// which HPACK's indices (from 1) leave free: the per-name tables and
+	// bits below are indexed by nameIdx.
+	exact, nameIdx := static.LookupHPACKZero(name, value)
 	if nameIdx == 0 && !e.asGiven && !field.IsLower(name) {
 		name = e.lowercase(name)
-		exact, nameIdx = lookupStatic(name, value)
+		exact, nameIdx = static.LookupHPACKZero(name, value)
 	}
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
@@ -223,11 +225,4 @@ func (e *Encoder) lowercase(name string) string {
 func (e *Encoder) negative(n int64) string {
 	b := strconv.AppendInt(e.num[:0], n, 10)
 	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// lookupStatic is static.LookupHPACK with 0 for none, which HPACK's indices
-// (from 1) leave free: the per-name tables and bits below are indexed by it.
-func lookupStatic(name, value string) (exact, nameIdx int) {
-	x, n := static.LookupHPACK(name, value)
-	return max(x, 0), max(n, 0)
 }
