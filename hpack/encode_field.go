@@ -21,14 +21,12 @@ const (
 	patNever   = 0x10 // §6.2.3, 4-bit name index
 )
 
-var patterns = [...]struct {
-	first  byte
-	prefix uint8
-}{
-	withIndexing:    {patWith, 6},
-	withoutIndexing: {patWithout, 4},
-	neverIndexed:    {patNever, 4},
-}
+// The pattern and prefix of each literal mode (withIndexing, without,
+// never), a byte per mode, read by shifts: no bounds check, no load.
+const (
+	modeFirst  = patWith | patWithout<<8 | patNever<<16
+	modePrefix = 6 | 4<<8 | 4<<16
+)
 
 // field encodes the enumerator's current field (name, value, f; with raw, a
 // raw Content-Length n) at the end of dst, with the pending size updates
@@ -101,7 +99,10 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		}
 	}
 
-	p := patterns[m]
+	p := struct {
+		first  byte
+		prefix uint8
+	}{byte(uint32(modeFirst) >> (8 * (m & 3))), uint8(uint32(modePrefix) >> (8 * (m & 3)))}
 	// At most: the strings raw (or, always Huffman-coded, at their code's
 	// length), with their length prefixes. Only where that does not fit
 	// is the exact length worth working out.
