@@ -21,14 +21,12 @@ const (
 	patNever   = 0x10 // §6.2.3, 4-bit name index
 )
 
-var patterns = [...]struct {
-	first  byte
-	prefix uint8
-}{
-	withIndexing:    {patWith, 6},
-	withoutIndexing: {patWithout, 4},
-	neverIndexed:    {patNever, 4},
-}
+// The pattern and prefix of each literal mode (withIndexing, without,
+// never), a byte per mode, read by shifts: no bounds check, no load.
+const (
+	modeFirst  = patWith | patWithout<<8 | patNever<<16
+	modePrefix = 6 | 4<<8 | 4<<16
+)
 
 // field encodes the enumerator's current field (name, value, f; with raw, a
 // raw Content-Length n) at the end of dst, with the pending size updates
@@ -53,11 +51,13 @@ func (e *Encoder) field(dst []byte, grow bool, name, value string, f fastpath.Fl
 // literal encodes a field that is not a raw Content-Length and that recent
 // did not find (fp is its fingerprint), as field does.
 func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.Flags, fp uint64) ([]byte, bool) {
-	// A name the static table holds is lowercase already.
-	exact, nameIdx := lookupStatic(name, value)
+	// A name the static table holds is lowercase already. 0 is none,
+	// which HPACK's indices (from 1) leave free: the per-name tables and
+	// bits below are indexed by nameIdx.
+	exact, nameIdx := static.LookupHPACKZero(name, value)
 	if nameIdx == 0 && !e.asGiven && !field.IsLower(name) {
 		name = e.lowercase(name)
-		exact, nameIdx = lookupStatic(name, value)
+		exact, nameIdx = static.LookupHPACKZero(name, value)
 	}
 	c := classes[nameIdx]
 	size := len(name) + len(value) + table.Overhead
@@ -99,7 +99,10 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		}
 	}
 
-	p := patterns[m]
+	p := struct {
+		first  byte
+		prefix uint8
+	}{byte(uint32(modeFirst) >> (8 * (m & 3))), uint8(uint32(modePrefix) >> (8 * (m & 3)))}
 	// At most: the strings raw (or, always Huffman-coded, at their code's
 	// length), with their length prefixes. Only where that does not fit
 	// is the exact length worth working out.
@@ -223,11 +226,4 @@ func (e *Encoder) lowercase(name string) string {
 func (e *Encoder) negative(n int64) string {
 	b := strconv.AppendInt(e.num[:0], n, 10)
 	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// lookupStatic is static.LookupHPACK with 0 for none, which HPACK's indices
-// (from 1) leave free: the per-name tables and bits below are indexed by it.
-func lookupStatic(name, value string) (exact, nameIdx int) {
-	x, n := static.LookupHPACK(name, value)
-	return max(x, 0), max(n, 0)
 }

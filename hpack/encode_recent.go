@@ -59,7 +59,13 @@ const recentStatic = 1 << 15
 // bytes. It inlines.
 func fingerprint(name, value string) uint64 {
 	h := uint64(len(name))<<32 ^ uint64(len(value))
-	if b := unsafe.Slice(unsafe.StringData(value), len(value)); len(b) >= 8 {
+	// value's bytes as a slice, read only, built without unsafe.Slice's
+	// checks of the length and of wrap-around.
+	type header struct {
+		p    *byte
+		n, c int
+	}
+	if b := *(*[]byte)(unsafe.Pointer(&header{unsafe.StringData(value), len(value), len(value)})); len(b) >= 8 {
 		h ^= binary.LittleEndian.Uint64(b[len(b)-8:]) ^ uint64(b[0])<<8
 	} else if len(b) > 0 {
 		h ^= uint64(b[0])<<8 ^ uint64(b[len(b)-1])<<16
@@ -103,12 +109,11 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	if ent == nil || e.table.Inserted()-1-rel < e.lo {
 		return 0, false
 	}
-	n, v := e.table.Bytes(ent)
-	if len(n) != len(name) || len(v) != len(value) {
+	ns, vs := e.table.Strings(ent)
+	if len(ns) != len(name) || len(vs) != len(value) {
 		return 0, false
 	}
 	// (wire.Equal leaves strings under 8 bytes to memequal.)
-	ns, vs := unsafe.String(unsafe.SliceData(n), len(n)), unsafe.String(unsafe.SliceData(v), len(v))
 	return static.HPACKLen + 1 + rel,
 		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.Equal(ns, name)) &&
 			(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.Equal(vs, value))

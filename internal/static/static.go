@@ -42,6 +42,14 @@ func QPACK(i uint64) (e Entry, ok bool) {
 // exactly and the lowest index whose name matches; -1 means none, in every
 // lookup of this package (HPACK's indices start at 1, QPACK's at 0).
 func LookupHPACK(name, value string) (exact, nameOnly int) {
+	x, n := lookupHPACK(name, value)
+	return noneIfZero(x), noneIfZero(n)
+}
+
+// LookupHPACKZero is LookupHPACK with 0 for none, which HPACK's indices
+// (from 1) leave free: the answer the decision tree has, with no mapping,
+// so that the encoder's call inlines.
+func LookupHPACKZero(name, value string) (exact, nameOnly int) {
 	return lookupHPACK(name, value)
 }
 

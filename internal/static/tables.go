@@ -1301,8 +1301,8 @@ func lookupBytes(name []byte) FieldID {
 	return None
 }
 
-// lookupHPACK is LookupHPACK: a decision tree over the names, then over each
-// name's values.
+// lookupHPACK is LookupHPACK, with 0 for none: a decision tree over the names,
+// then over each name's values.
 func lookupHPACK(name, value string) (exact, nameOnly int) {
 	switch len(name) {
 	case 3:
@@ -1312,14 +1312,14 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 21, 21
 				}
-				return -1, 21
+				return 0, 21
 			}
 		case 'v':
 			if name == "via" {
 				if value == "" {
 					return 60, 60
 				}
-				return -1, 60
+				return 0, 60
 			}
 		}
 	case 4:
@@ -1329,42 +1329,42 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 33, 33
 				}
-				return -1, 33
+				return 0, 33
 			}
 		case 'e':
 			if name == "etag" {
 				if value == "" {
 					return 34, 34
 				}
-				return -1, 34
+				return 0, 34
 			}
 		case 'f':
 			if name == "from" {
 				if value == "" {
 					return 37, 37
 				}
-				return -1, 37
+				return 0, 37
 			}
 		case 'h':
 			if name == "host" {
 				if value == "" {
 					return 38, 38
 				}
-				return -1, 38
+				return 0, 38
 			}
 		case 'l':
 			if name == "link" {
 				if value == "" {
 					return 45, 45
 				}
-				return -1, 45
+				return 0, 45
 			}
 		case 'v':
 			if name == "vary" {
 				if value == "" {
 					return 59, 59
 				}
-				return -1, 59
+				return 0, 59
 			}
 		}
 	case 5:
@@ -1381,21 +1381,21 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 						return 5, 4
 					}
 				}
-				return -1, 4
+				return 0, 4
 			}
 		case 'a':
 			if name == "allow" {
 				if value == "" {
 					return 22, 22
 				}
-				return -1, 22
+				return 0, 22
 			}
 		case 'r':
 			if name == "range" {
 				if value == "" {
 					return 50, 50
 				}
-				return -1, 50
+				return 0, 50
 			}
 		}
 	case 6:
@@ -1405,28 +1405,28 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 19, 19
 				}
-				return -1, 19
+				return 0, 19
 			}
 		case 'c':
 			if name == "cookie" {
 				if value == "" {
 					return 32, 32
 				}
-				return -1, 32
+				return 0, 32
 			}
 		case 'e':
 			if name == "expect" {
 				if value == "" {
 					return 35, 35
 				}
-				return -1, 35
+				return 0, 35
 			}
 		case 's':
 			if name == "server" {
 				if value == "" {
 					return 54, 54
 				}
-				return -1, 54
+				return 0, 54
 			}
 		}
 	case 7:
@@ -1472,14 +1472,14 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 						}
 					}
 				}
-				return -1, 8
+				return 0, 8
 			}
 		case 'e':
 			if name == "referer" {
 				if value == "" {
 					return 51, 51
 				}
-				return -1, 51
+				return 0, 51
 			}
 		case 'h':
 			if name == ":scheme" {
@@ -1493,21 +1493,21 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 						return 7, 6
 					}
 				}
-				return -1, 6
+				return 0, 6
 			}
 		case 'i':
 			if name == "expires" {
 				if value == "" {
 					return 36, 36
 				}
-				return -1, 36
+				return 0, 36
 			}
 		case 'r':
 			if name == "refresh" {
 				if value == "" {
 					return 52, 52
 				}
-				return -1, 52
+				return 0, 52
 			}
 		case 't':
 			if name == ":method" {
@@ -1521,7 +1521,7 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 						return 3, 2
 					}
 				}
-				return -1, 2
+				return 0, 2
 			}
 		}
 	case 8:
@@ -1531,21 +1531,21 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 46, 46
 				}
-				return -1, 46
+				return 0, 46
 			}
 		case 'm':
 			if name == "if-match" {
 				if value == "" {
 					return 39, 39
 				}
-				return -1, 39
+				return 0, 39
 			}
 		case 'r':
 			if name == "if-range" {
 				if value == "" {
 					return 42, 42
 				}
-				return -1, 42
+				return 0, 42
 			}
 		}
 	case 10:
@@ -1555,21 +1555,21 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 1, 1
 				}
-				return -1, 1
+				return 0, 1
 			}
 		case 's':
 			if name == "set-cookie" {
 				if value == "" {
 					return 55, 55
 				}
-				return -1, 55
+				return 0, 55
 			}
 		case 'u':
 			if name == "user-agent" {
 				if value == "" {
 					return 58, 58
 				}
-				return -1, 58
+				return 0, 58
 			}
 		}
 	case 11:
@@ -1577,7 +1577,7 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 			if value == "" {
 				return 53, 53
 			}
-			return -1, 53
+			return 0, 53
 		}
 	case 12:
 		switch name[0] {
@@ -1586,14 +1586,14 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 31, 31
 				}
-				return -1, 31
+				return 0, 31
 			}
 		case 'm':
 			if name == "max-forwards" {
 				if value == "" {
 					return 47, 47
 				}
-				return -1, 47
+				return 0, 47
 			}
 		}
 	case 13:
@@ -1603,42 +1603,42 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 18, 18
 				}
-				return -1, 18
+				return 0, 18
 			}
 		case 'c':
 			if name == "cache-control" {
 				if value == "" {
 					return 24, 24
 				}
-				return -1, 24
+				return 0, 24
 			}
 		case 'e':
 			if name == "if-none-match" {
 				if value == "" {
 					return 41, 41
 				}
-				return -1, 41
+				return 0, 41
 			}
 		case 'i':
 			if name == "authorization" {
 				if value == "" {
 					return 23, 23
 				}
-				return -1, 23
+				return 0, 23
 			}
 		case 'o':
 			if name == "last-modified" {
 				if value == "" {
 					return 44, 44
 				}
-				return -1, 44
+				return 0, 44
 			}
 		case 't':
 			if name == "content-range" {
 				if value == "" {
 					return 30, 30
 				}
-				return -1, 30
+				return 0, 30
 			}
 		}
 	case 14:
@@ -1648,14 +1648,14 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 15, 15
 				}
-				return -1, 15
+				return 0, 15
 			}
 		case 'c':
 			if name == "content-length" {
 				if value == "" {
 					return 28, 28
 				}
-				return -1, 28
+				return 0, 28
 			}
 		}
 	case 15:
@@ -1665,14 +1665,14 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "gzip, deflate" {
 					return 16, 16
 				}
-				return -1, 16
+				return 0, 16
 			}
 		case 'l':
 			if name == "accept-language" {
 				if value == "" {
 					return 17, 17
 				}
-				return -1, 17
+				return 0, 17
 			}
 		}
 	case 16:
@@ -1682,28 +1682,28 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 29, 29
 				}
-				return -1, 29
+				return 0, 29
 			}
 		case 'g':
 			if name == "content-language" {
 				if value == "" {
 					return 27, 27
 				}
-				return -1, 27
+				return 0, 27
 			}
 		case 'i':
 			if name == "www-authenticate" {
 				if value == "" {
 					return 61, 61
 				}
-				return -1, 61
+				return 0, 61
 			}
 		case 'o':
 			if name == "content-encoding" {
 				if value == "" {
 					return 26, 26
 				}
-				return -1, 26
+				return 0, 26
 			}
 		}
 	case 17:
@@ -1713,14 +1713,14 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 40, 40
 				}
-				return -1, 40
+				return 0, 40
 			}
 		case 't':
 			if name[0:16] == "transfer-encodin" && name[16:17] == "g" {
 				if value == "" {
 					return 57, 57
 				}
-				return -1, 57
+				return 0, 57
 			}
 		}
 	case 18:
@@ -1728,7 +1728,7 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 			if value == "" {
 				return 48, 48
 			}
-			return -1, 48
+			return 0, 48
 		}
 	case 19:
 		switch name[0] {
@@ -1737,21 +1737,21 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 				if value == "" {
 					return 25, 25
 				}
-				return -1, 25
+				return 0, 25
 			}
 		case 'i':
 			if name[0:16] == "if-unmodified-si" && name[16:19] == "nce" {
 				if value == "" {
 					return 43, 43
 				}
-				return -1, 43
+				return 0, 43
 			}
 		case 'p':
 			if name[0:16] == "proxy-authorizat" && name[16:19] == "ion" {
 				if value == "" {
 					return 49, 49
 				}
-				return -1, 49
+				return 0, 49
 			}
 		}
 	case 25:
@@ -1759,21 +1759,21 @@ func lookupHPACK(name, value string) (exact, nameOnly int) {
 			if value == "" {
 				return 56, 56
 			}
-			return -1, 56
+			return 0, 56
 		}
 	case 27:
 		if name[0:16] == "access-control-a" && name[16:27] == "llow-origin" {
 			if value == "" {
 				return 20, 20
 			}
-			return -1, 20
+			return 0, 20
 		}
 	}
-	return -1, -1
+	return 0, 0
 }
 
-// lookupQPACK is LookupQPACK: a decision tree over the names, then over each
-// name's values.
+// lookupQPACK is LookupQPACK, with -1 for none: a decision tree over the names,
+// then over each name's values.
 func lookupQPACK(name, value string) (exact, nameOnly int) {
 	switch len(name) {
 	case 3:

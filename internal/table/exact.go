@@ -16,9 +16,12 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	if !t.indexed || len(x.slots) == 0 || lo >= hi {
 		return 0, false
 	}
-	mask := t.mask()
-	for a := t.bucket(x.slots[uint64(h.f)&mask].headF); a > lo; {
-		l := &x.slots[(a-1)&mask]
+	// A slot per entry of the ring, a power of two: masked, an index is
+	// in bounds, unchecked.
+	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots))
+	const size = unsafe.Sizeof(slot{})
+	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > lo; {
+		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
 		if a <= hi && l.hf == h.f && t.Holds(a-1, name, value) {
 			return a - 1, true
 		}
@@ -113,13 +116,12 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 	}
 	// Holds, written out: abs is live, and Holds is over the inlining budget
 	// (a call here cost more than the lines it saves).
-	e := &t.ents[abs&t.mask()]
+	e := t.ent(abs)
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
 	}
-	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
-	return wire.Equal(unsafe.String((*byte)(p), len(name)), name) &&
-		wire.Equal(unsafe.String((*byte)(unsafe.Add(p, len(name))), len(value)), value)
+	n, v := t.Strings(e)
+	return wire.Equal(n, name) && wire.Equal(v, value)
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),

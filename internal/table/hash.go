@@ -32,7 +32,13 @@ func bytesHash(b []byte, seed uint64) uint64 {
 
 func memHash(p *byte, n int, seed uint64) uint64 {
 	h := seed ^ uint64(n)*hashMul1
-	b := unsafe.Slice(p, n)
+	// The bytes as a slice, built without unsafe.Slice's checks (n is a
+	// string's or a slice's length).
+	type header struct {
+		p    *byte
+		n, c int
+	}
+	b := *(*[]byte)(unsafe.Pointer(&header{p, n, n}))
 	// 16 bytes per multiply: one word xored into h, the other into the
 	// multiplier, as wyhash does.
 	for len(b) > 16 {

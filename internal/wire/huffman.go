@@ -106,7 +106,7 @@ func AppendHuffman(dst []byte, s string) []byte {
 				x |= uint64(e2 >> 9)
 				x <<= e3 & 63
 				x |= uint64(e3 >> 9)
-				binary.BigEndian.PutUint64(out[p:], x<<(-n&63))
+				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63))
 				p, i, acc, nb = p+int(n>>3), 8, x, n&7
 			}
 		}
@@ -122,13 +122,14 @@ func AppendHuffman(dst []byte, s string) []byte {
 			// tail: the loop below codes it.
 			// (Both bytes in bounds by the condition: read without checks.)
 			for sp := unsafe.Pointer(unsafe.StringData(s)); j+1 < len(s); j += 2 {
-				e := huffmanPairs[binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(sp, j)), 2))]
+				w := (*[2]byte)(unsafe.Add(sp, j)) // (no unsafe.Slice: its checks)
+				e := huffmanPairs[uint16(w[0])|uint16(w[1])<<8]
 				x = x<<(e&63) | uint64(e>>9)
 				n += uint(e & 0x1ff)
 			}
 			if n <= 64 && p+8 <= len(out) {
-				binary.BigEndian.PutUint64(out[p:p+8], x<<(-n&63)|^uint64(0)>>n)
-				return out[:p+int((n+7)>>3)]
+				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63)|^uint64(0)>>n)
+				return resliced(out, p+int((n+7)>>3))
 			}
 		}
 	}
@@ -186,6 +187,23 @@ func AppendHuffman(dst []byte, s string) []byte {
 		p++
 	}
 	return out[:p]
+}
+
+// at8 is the 8 bytes of out from p, which the caller has checked are
+// there (p+8 <= len(out), p >= 0): without the check the compiler
+// cannot drop, p not being known to be positive.
+func at8(out []byte, p int) *[8]byte {
+	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p))
+}
+
+// resliced is out[:n] for 0 <= n <= len(out), which the caller knows,
+// without the check.
+func resliced(out []byte, n int) []byte {
+	type header struct {
+		p    *byte
+		n, c int
+	}
+	return *(*[]byte)(unsafe.Pointer(&header{unsafe.SliceData(out), n, cap(out)}))
 }
 
 // huffmanAppendPairs codes s[i:] into out[p:] in groups of 8 bytes (4

@@ -13,7 +13,9 @@ const maxContinuation = 9
 
 // IntLen returns the encoded length of v with an n-bit prefix (1 <= n <= 8).
 func IntLen(n uint8, v uint64) int {
-	m := uint64(1)<<n - 1
+	// (n&15 is n: the compiler then knows the shift is below 64 and
+	// checks nothing, where the caller's n is not a constant.)
+	m := uint64(1)<<(n&15) - 1
 	if v < m {
 		return 1
 	}
@@ -26,7 +28,7 @@ func IntLen(n uint8, v uint64) int {
 // bits must be zero. Values above MaxInt are encoded faithfully, but no
 // decoder here accepts them.
 func AppendInt(dst []byte, first byte, n uint8, v uint64) []byte {
-	m := uint64(1)<<n - 1
+	m := uint64(1)<<(n&15) - 1 // (as in IntLen)
 	if v < m {
 		return append(dst, first|byte(v))
 	}

@@ -66,6 +66,24 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 // as the coding), and replaced by its raw bytes when the code is not
 // shorter; a shorter length prefix moves the code down.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
+	// The usual case apart, in a small frame: HuffmanAuto, a length that
+	// fits the prefix, and room for the longest code.
+	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
+	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s)) {
+		at := len(dst)
+		dst = AppendHuffman(dst[:at+1], s)
+		if code := len(dst) - at - 1; code < len(s) {
+			dst[at] = first | 1<<(n&7) | byte(code)
+			return dst
+		}
+		dst[at] = first | byte(len(s))
+		return append(dst[:at+1], s...)
+	}
+	return appendString(dst, first, n, s, h)
+}
+
+// appendString is AppendString's other cases.
+func appendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	switch {
 	case h == HuffmanAlways:
 		return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(HuffmanLen(s))), s)

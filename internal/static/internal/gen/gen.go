@@ -36,8 +36,8 @@ func Generate() ([]byte, error) {
 	w.entries("qpackTable", "RFC 9204 Appendix A; qpackTable[i] is index i.", "QPACKLen", qpackRows, byName)
 	w.perField(fields)
 	w.lookups(fields)
-	w.exact("lookupHPACK", "HPACK", hpackRows)
-	w.exact("lookupQPACK", "QPACK", qpackRows)
+	w.exact("lookupHPACK", "HPACK", hpackRows, 0)
+	w.exact("lookupQPACK", "QPACK", qpackRows, -1)
 
 	src, err := format.Source(w.buf.Bytes())
 	if err != nil {
@@ -152,10 +152,12 @@ func (w *writer) lookups(fields []field) {
 }
 
 // exact writes fn(name, value), which returns the index of the entry with
-// name and value, or -1, and the lowest index with name, or -1: a decision
+// name and value, or none, and the lowest index with name, or none (0 for
+// HPACK, whose indices start at 1, so that its encoder indexes per-name
+// tables with the answer as it is; -1 for QPACK): a decision
 // tree over the names and, at each name, one over its values, so that a
 // lookup is one function with its answers as constants.
-func (w *writer) exact(fn, table string, rows []row) {
+func (w *writer) exact(fn, table string, rows []row, none int) {
 	var order []string
 	values := map[string][]leaf{}
 	nameIndex := map[string]int{}
@@ -170,14 +172,14 @@ func (w *writer) exact(fn, table string, rows []row) {
 	for i, n := range order {
 		names[i] = leaf{key: n, body: func() {
 			w.tree("value", func(slice, lit string) string { return "value" + slice + " == " + lit }, values[n])
-			w.p("return -1, %d", nameIndex[n])
+			w.p("return %d, %d", none, nameIndex[n])
 		}}
 	}
-	w.p("// %s is Lookup%s: a decision tree over the names, then over each", fn, table)
-	w.p("// name's values.")
+	w.p("// %s is Lookup%s, with %d for none: a decision tree over the names,", fn, table, none)
+	w.p("// then over each name's values.")
 	w.p("func %s(name, value string) (exact, nameOnly int) {", fn)
 	w.tree("name", func(slice, lit string) string { return "name" + slice + " == " + lit }, names)
-	w.p("return -1, -1")
+	w.p("return %d, %d", none, none)
 	w.p("}")
 	w.p("")
 }
