@@ -6,7 +6,8 @@
 #
 # quic-go comes from the Go module proxy into a temporary copy that is
 # deleted afterwards; nothing of it is kept in this repo. The steps:
-#   1. go test -race ./http3/...                    (quic-go's HTTP/3 unit tests)
+#   1. go test -race ./http3/...                    (quic-go's HTTP/3 unit tests, but for one
+#                                                     flaky with its own qpack too, see below)
 #   2. go test ./integrationtests/self -run '^TestHTTP' -count 5
 #                                                    (every TestHTTP* test, over real QUIC;
 #                                                     with -race but for five, see below)
@@ -99,8 +100,14 @@ say "quic-go $QUIC_GO_VERSION: github.com/quic-go/qpack => $qpack_dir ($linked h
 cd "$repo"
 export GOFLAGS="$goflags"
 
-# --- quic-go's HTTP/3 unit tests
-gotest http3 -race -count 1 ./http3/...
+# --- quic-go's HTTP/3 unit tests, but for one that fails with quic-go's own
+# qpack as well: TestServerHandlerReturnsMidFrame gives its handler a 10 ms
+# write deadline and expects the write to stop mid-frame; when the deadline
+# passes before the first DATA frame, the stream ends cleanly and the test
+# sees no reset (on pristine quic-go v0.65.0 under -race here: 1 failure in
+# 150 runs, "Expected error with ... error code 268 ... but got nil"). It
+# sends one request, whose headers the other tests decode as well.
+gotest http3 -race -count 1 -skip '^TestServerHandlerReturnsMidFrame$' ./http3/...
 
 # --- every TestHTTP* integration test, over real QUIC on loopback, 5 times
 # each, with -race but for five. Three time events of 10 to 50 ms (a 10 ms
