@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
+
+	"github.com/hqpack/hqpack/internal/wire"
 )
 
 // The index hashes names and values with strHash: a multiply for each 16
@@ -34,11 +36,7 @@ func memHash(p *byte, n int, seed uint64) uint64 {
 	h := seed ^ uint64(n)*hashMul1
 	// The bytes as a slice, built without unsafe.Slice's checks (n is a
 	// string's or a slice's length).
-	type header struct {
-		p    *byte
-		n, c int
-	}
-	b := *(*[]byte)(unsafe.Pointer(&header{p, n, n}))
+	b := wire.RawBytes(p, n, n)
 	// 16 bytes per multiply: one word xored into h, the other into the
 	// multiplier, as wyhash does.
 	for len(b) > 16 {

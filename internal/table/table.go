@@ -483,13 +483,9 @@ func (e *Entry) Tag() uint8 { return uint8(e.pos) }
 // the slices are made without bounds checks; the arena's array has a byte
 // past its length, so even an empty entry at its end points into it.
 func (t *Table) Bytes(e *Entry) (name, value []byte) {
-	type header struct {
-		p        unsafe.Pointer
-		len, cap int
-	}
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
 	n, v := int(e.nlen), int(e.vlen)
-	return *(*[]byte)(unsafe.Pointer(&header{p, n, n})), *(*[]byte)(unsafe.Pointer(&header{unsafe.Add(p, n), v, v}))
+	return wire.RawBytes((*byte)(p), n, n), wire.RawBytes((*byte)(unsafe.Add(p, n)), v, v)
 }
 
 // Strings is Bytes as strings, for comparisons, valid while e is: built
@@ -498,16 +494,7 @@ func (t *Table) Bytes(e *Entry) (name, value []byte) {
 // instructions.
 func (t *Table) Strings(e *Entry) (name, value string) {
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
-	return str(p, int(e.nlen)), str(unsafe.Add(p, int(e.nlen)), int(e.vlen))
-}
-
-// str is unsafe.String(p, n) for bytes known to lie in the arena.
-func str(p unsafe.Pointer, n int) string {
-	type header struct {
-		p unsafe.Pointer
-		n int
-	}
-	return *(*string)(unsafe.Pointer(&header{p, n}))
+	return wire.RawString((*byte)(p), int(e.nlen)), wire.RawString((*byte)(unsafe.Add(p, int(e.nlen))), int(e.vlen))
 }
 
 // Holds reports whether the entry with absolute index abs is live and
@@ -523,7 +510,7 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 	}
 	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), e.pos>>8)
 	// (wire.Equal leaves strings under 8 bytes to memequal.)
-	n, v := str(p, len(name)), str(unsafe.Add(p, len(name)), len(value))
+	n, v := wire.RawString((*byte)(p), len(name)), wire.RawString((*byte)(unsafe.Add(p, len(name))), len(value))
 	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
 		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }

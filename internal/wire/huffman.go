@@ -199,11 +199,7 @@ func at8(out []byte, p int) *[8]byte {
 // resliced is out[:n] for 0 <= n <= len(out), which the caller knows,
 // without the check.
 func resliced(out []byte, n int) []byte {
-	type header struct {
-		p    *byte
-		n, c int
-	}
-	return *(*[]byte)(unsafe.Pointer(&header{unsafe.SliceData(out), n, cap(out)}))
+	return RawBytes(unsafe.SliceData(out), n, cap(out))
 }
 
 // huffmanAppendPairs codes s[i:] into out[p:] in groups of 8 bytes (4
