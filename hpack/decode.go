@@ -476,7 +476,11 @@ func (d *Decoder) literalIndexed(p []byte, sink fastpath.Sink) (int, error) {
 		d.stream, d.slow = err, true
 	}
 	// After emit: name may alias an entry that this insert evicts.
-	d.tab.AddTagged(name, value, uint8(id))
+	if i <= static.HPACKLen {
+		d.tab.AddFresh(name, value, uint8(id))
+	} else {
+		d.tab.AddTagged(name, value, uint8(id))
+	}
 	return 2 + l, nil
 }
 

@@ -148,6 +148,32 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 	return t.add(name, value, tag, hn, hf)
 }
 
+// AddFresh is AddTagged for a name and value that alias no bytes of t (a
+// decoder's static name, and value from its input or scratch), into a
+// table without index: the usual insert, into the run at the head after
+// evicting, without the calls and alias checks of the general one.
+func (t *Table) AddFresh(name, value []byte, tag uint8) bool {
+	if t.indexed {
+		return t.AddTagged(name, value, tag)
+	}
+	// add, without place.
+	p, n := t.head, len(name)+len(value)
+	if t.fits(n) || t.evictFor(n) {
+		t.head = p + n
+	} else {
+		var ok bool
+		if p, ok = t.prepare(len(name), len(value)); !ok {
+			return false
+		}
+		t.settle(p, n)
+	}
+	a := t.arena[p : p+n]
+	copy(a[len(name):], value)
+	copy(a, name)
+	t.commit(p, len(name), len(value), tag)
+	return true
+}
+
 // Duplicate inserts a copy of live entry abs, as Add of its name and value
 // does, with the index's hashes of the entry instead of new ones.
 func (t *Table) Duplicate(abs uint64) bool {
