@@ -252,7 +252,13 @@ func (d *Decoder) Write(fragment []byte, sink fastpath.Sink) error {
 				continue
 			}
 		}
-		n, err := d.next(p, sink)
+		var n int
+		var err error
+		if p[0]&0xc0 == 0x40 { // a new field: next's case, without its call
+			n, err = d.literalIndexed(p, sink)
+		} else {
+			n, err = d.next(p, sink)
+		}
 		if err != nil {
 			if err != wire.ErrTruncated {
 				return d.fail(d.pos, err)
