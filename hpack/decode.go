@@ -460,12 +460,18 @@ func (d *Decoder) literalIndexed(p []byte, sink fastpath.Sink) (int, error) {
 	}
 	value := p[2 : 2+l : 2+l]
 	if b&0x80 != 0 {
-		h, err := wire.AppendHuffmanDecode(d.huff[:0], value, d.maxString)
-		d.huff = h
+		// Into the table where AddFresh will find it, if there is room.
+		var err error
+		if sp := d.tab.Spare(); i <= static.HPACKLen && len(sp) >= len(name)+2*l {
+			value, err = wire.AppendHuffmanDecode(sp[len(name):len(name)], value, d.maxString)
+		} else {
+			d.huff, err = wire.AppendHuffmanDecode(d.huff[:0], value, d.maxString)
+			value = d.huff
+		}
 		if err != nil {
 			return 0, err
 		}
-		value = h[:len(h):len(h)]
+		value = value[:len(value):len(value)]
 	}
 	if err := d.start(); err != nil {
 		return 0, err
