@@ -149,9 +149,10 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 }
 
 // AddFresh is AddTagged for a name and value that alias no bytes of t (a
-// decoder's static name, and value from its input or scratch), or a value
-// written to Spare after the name's length, into a table without index: the usual insert, into the run at the head after
-// evicting, without the calls and alias checks of the general one.
+// decoder's static name, and a value from its input or scratch) or a value
+// written to Spare after the name's length, into a table without index:
+// the usual insert, into the run at the head after evicting, without the
+// calls and alias checks of the general one.
 func (t *Table) AddFresh(name, value []byte, tag uint8) bool {
 	if t.indexed {
 		return t.AddTagged(name, value, tag)
