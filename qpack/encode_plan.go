@@ -381,19 +381,23 @@ func (e *Encoder) choose(pf *planField) {
 		switch {
 		case pf.never:
 			// The name of the newest entry holding the field, if any, as
-			// LookupHashed answers.
-			nameAbs, _, nameFound = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, hi)
+			// LookupHashed answers; a static name goes first.
+			if pf.sn < 0 {
+				nameAbs, _, nameFound = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, hi)
+			}
 		default:
 			// preInsert's lookup missed below the entries inserted since:
 			// only those can hold the field now.
-			if p.canBlock {
+			if p.canBlock && hi > p.start {
 				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
 					e.reference(abs)
 					pf.kind, pf.ref = repDynamic, abs
 					return
 				}
 			}
-			nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
+			if pf.sn < 0 { // a static name goes first
+				nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
+			}
 		}
 	}
 	pf.vlen, pf.vhuff = e.choice(value)
