@@ -82,7 +82,7 @@ type sectionPlan struct {
 	canBlock bool   // may reference entries not known to be received
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
-	drainLo  uint64 // entries below it are draining: not referenced
+	drainLo  uint64 // entries below it are draining: not referenced (set by every insert)
 }
 
 func (p *sectionPlan) reset() {
@@ -131,14 +131,12 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
 	p.canBlock = false
 	p.floor = 0
-	p.drainLo = 0
 	blocked := false
 	if p.dynamic {
 		n := e.blockedStreams()
 		blocked = e.streamBlocked(streamID)
 		p.canBlock = blocked || n < e.maxBlocked
 		p.floor = min(e.krc, e.pinnedFloor())
-		e.computeDrain()
 	}
 	// The first pass runs as the fields are read, except with AckNever
 	// when worthBlocking must see the whole section before any lookup.
@@ -453,7 +451,9 @@ func (e *Encoder) reference(abs uint64) {
 
 // computeDrain sets drainLo: the oldest entries that the next inserts would
 // evict are draining, and are not referenced (RFC 9204 §2.1.1.1) so that
-// sections do not pin them.
+// sections do not pin them. Only inserts change the table, so each insert
+// sets it (inserted), and it holds until the next (0 for an empty table,
+// as Init leaves it).
 func (e *Encoder) computeDrain() {
 	p := &e.pl
 	first := e.tbl.Inserted() - uint64(e.tbl.Len())
