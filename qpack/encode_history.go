@@ -124,6 +124,9 @@ func (h *fieldHistory) grow(first, next uint64) {
 
 // inserted records entry abs, made by the current section.
 func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
+	if nameOnly {
+		slot = -1 // counts toward no name's stats (see stat)
+	}
 	m := entryMeta{plan: uint32(h.plan), slot: int8(slot), nameOnly: nameOnly}
 	if slot >= 0 {
 		m.nhash = h.names[slot].hash
@@ -133,10 +136,11 @@ func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
 
 // stat returns the name stats that entry m counts toward, or nil.
 func (h *fieldHistory) stat(m *entryMeta) *nameStat {
-	if m.nameOnly || m.slot < 0 || h.names[m.slot].hash != m.nhash {
+	s := &h.names[m.slot&(nameSlots-1)] // (a slot is below nameSlots)
+	if m.slot < 0 || s.hash != m.nhash {
 		return nil
 	}
-	return &h.names[m.slot]
+	return s
 }
 
 // referenced records a reference to entry abs by the current section.
@@ -145,12 +149,11 @@ func (h *fieldHistory) referenced(abs uint64) {
 	if m.plan == uint32(h.plan) {
 		return
 	}
-	m.hits++
-	if m.hits != 1 {
-		return // counted when first referenced
-	}
-	if s := h.stat(m); s != nil && s.score < scoreMax {
-		s.score++
+	// Counted when first referenced; stat, written out to inline.
+	if m.hits++; m.hits == 1 && m.slot >= 0 {
+		if s := &h.names[m.slot&(nameSlots-1)]; s.hash == m.nhash && s.score < scoreMax {
+			s.score++
+		}
 	}
 }
 

@@ -77,8 +77,7 @@ type sectionPlan struct {
 	// While planning.
 	start    uint64 // Insert Count when planning began
 	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
-	maxRef   uint64 // largest absolute index referenced, when hasRef
-	hasRef   bool
+	maxRef   uint64 // largest absolute index referenced, when minRef is not
 	canBlock bool   // may reference entries not known to be received
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
@@ -127,7 +126,6 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	p.start = e.tbl.Inserted()
 	p.minRef = ^uint64(0)
 	p.maxRef = 0
-	p.hasRef = false
 	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
 	p.canBlock = false
 	p.floor = 0
@@ -445,8 +443,7 @@ func (e *Encoder) reference(abs uint64) {
 	p := &e.pl
 	p.minRef = min(p.minRef, abs)
 	p.maxRef = max(p.maxRef, abs)
-	p.hasRef = true
-	e.hist.referenced(abs)
+	e.hist.referenced(abs) // (both inline)
 }
 
 // computeDrain sets drainLo: the oldest entries that the next inserts would
