@@ -48,6 +48,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 		if abs < e.refLimit() {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
+			pf.noStrings()
 			return true
 		}
 		return false

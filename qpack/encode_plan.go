@@ -238,13 +238,18 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 		return false
 	}
 	// What collect and preInsert write: the rest of m is the same line
-	// (slot -1 and never false, or preInsert would not have looked).
-	m.name, m.value = name, value
+	// (slot -1 and never false, or preInsert would not have looked), and
+	// an indexed dynamic line keeps no strings (see noStrings).
 	m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
 	e.reference(abs)
 	p.fields = p.fields[:len(p.fields)+1]
 	return true
 }
+
+// noStrings drops the strings of a line just chosen to be an indexed
+// dynamic one: written from its reference alone, it holds none (nor does
+// a remembered one), so that AppendPlanned need not clear it.
+func (f *planField) noStrings() { f.name, f.value = "", "" }
 
 // memoSpan returns the memo of a line that LookupExact found at abs with
 // hi as the end of its range (0, none, when it does not fit).
@@ -347,6 +352,7 @@ func (e *Encoder) preInsert(pf *planField) {
 		if exact {
 			e.reference(abs)
 			pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
+			pf.noStrings()
 			return
 		}
 		newest, held = n, h
@@ -388,6 +394,7 @@ func (e *Encoder) choose(pf *planField) {
 				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
 					e.reference(abs)
 					pf.kind, pf.ref = repDynamic, abs
+					pf.noStrings()
 					return
 				}
 			}

@@ -107,7 +107,9 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		default:
 			dst = e.appendLine(dst, f, base)
 		}
-		f.name, f.value = "", "" // written: sectionDone need not clear it
+		if f.kind != repDynamic { // (which holds no strings: see noStrings)
+			f.name, f.value = "", "" // written: sectionDone need not clear it
+		}
 	}
 	if p.next == 0 {
 		p.fields = p.fields[:0] // every line cleared
