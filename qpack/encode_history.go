@@ -71,7 +71,7 @@ func strHash(s string, seed uint64) uint64 {
 
 // seen returns how often the field with the name sawName saw last and a
 // value is in the history, and records it. vh is the value's hash in the
-// encoder's index (HashOf, seeded with encSeed): a value is hashed once
+// encoder's index (HashIDOf, seeded with encSeed): a value is hashed once
 // for both.
 func (h *fieldHistory) seen(vh uint64) int {
 	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)

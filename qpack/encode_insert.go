@@ -28,7 +28,7 @@ func (e *Encoder) evictable(size int) bool {
 // insertField inserts the field, or duplicates a draining entry holding it,
 // when the policy and the table allow. It reports whether the field is
 // settled: the table now has it, or the line is chosen. When held, abs is
-// the newest entry that holds the field; vh is the value's hash (HashOf).
+// the newest entry that holds the field; vh is the value's hash (HashIDOf).
 func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) bool {
 	p := &e.pl
 	if e.ack == AckNever && !p.canBlock {
@@ -66,7 +66,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 
 // wantInsert applies the indexing policy and the encoder's judgement of
 // whether the entry will pay for itself (see fieldHistory); vh is the
-// value's hash (HashOf).
+// value's hash (HashIDOf).
 func (e *Encoder) wantInsert(pf *planField, size int, vh uint64) bool {
 	switch {
 	case fastpath.Flags(pf.pol)&fastpath.Index != 0:

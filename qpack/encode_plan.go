@@ -343,7 +343,10 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	var vh uint64 // the value's hash, for the history
-	pf.h, vh = e.tbl.HashOf(pf.name, pf.value)
+	// A name of the static table is keyed by its index, not hashed: every
+	// hash of the encoder's table keys names so (worthBlocking too; a name
+	// outside it, sn -1, is hashed, as insertName's Hash does).
+	pf.h, vh = e.tbl.HashIDOf(int(pf.sn)+1, pf.name, pf.value)
 	var newest uint64 // the newest entry holding the field, for insertField
 	held := false
 	if !pf.never {
