@@ -1,5 +1,7 @@
 package qpack
 
+import "github.com/hqpack/hqpack/internal/static"
+
 // fieldHistory is the encoder's memory for deciding what to insert and what
 // to keep. An insert costs about as much as the literal it replaces, so it
 // pays only when the entry is referenced again before it is evicted;
@@ -87,10 +89,26 @@ func (h *fieldHistory) seen(vh uint64) int {
 	return int(n)
 }
 
-// sawName counts a sighting of name and returns its stats slot, claiming
-// the slot when it holds another name.
-func (h *fieldHistory) sawName(name string) int32 {
-	x := strHash(name, 0)
+// staticNameHash holds strHash(name, 0) of each static name, at the
+// lowest index with the name: sawName's hash of it, computed once.
+var staticNameHash = func() (t [static.QPACKLen]uint64) {
+	for i := range t {
+		e, _ := static.QPACK(uint64(i))
+		t[i] = strHash(e.Name, 0)
+	}
+	return t
+}()
+
+// sawName counts a sighting of name, whose lowest static index is sn (-1
+// for none), and returns its stats slot, claiming the slot when it holds
+// another name.
+func (h *fieldHistory) sawName(name string, sn int8) int32 {
+	var x uint64
+	if sn >= 0 {
+		x = staticNameHash[sn]
+	} else {
+		x = strHash(name, 0)
+	}
 	h.name = x
 	i := int32(x / 2 % nameSlots) // as odd slots of 64 did: the same bytes out
 	s := &h.names[i]

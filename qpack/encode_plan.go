@@ -361,7 +361,7 @@ func (e *Encoder) preInsert(pf *planField) {
 		newest, held = n, h
 	}
 	if pf.sn < 0 || !pf.never {
-		pf.slot = int8(e.hist.sawName(pf.name))
+		pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
 	}
 	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
