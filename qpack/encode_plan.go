@@ -241,7 +241,8 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 	// (slot -1 and never false, or preInsert would not have looked), and
 	// an indexed dynamic line keeps no strings (see noStrings).
 	m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
-	e.reference(abs)
+	p.minRef, p.maxRef = min(p.minRef, abs), max(p.maxRef, abs) // reference, inline
+	e.hist.referenced(abs)
 	p.fields = p.fields[:len(p.fields)+1]
 	return true
 }
@@ -424,8 +425,13 @@ func (e *Encoder) choose(pf *planField) {
 // appendChosen then codes s in one pass, not a pass to size it and another.
 func (e *Encoder) choice(s string) (int32, bool) {
 	if e.pl.lazy {
-		return -1, false
+		return -1, false // (inline: the call is the rest)
 	}
+	return e.chooseNow(s)
+}
+
+// chooseNow is choice for a section not lazy.
+func (e *Encoder) chooseNow(s string) (int32, bool) {
 	n, huff := e.huff.Choose(s)
 	return lenChoice(n), huff
 }
