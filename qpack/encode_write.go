@@ -227,6 +227,9 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 		dst = wire.AppendInt(dst, 0, 7, uint64(f.vlen))
 		return wire.AppendDigits(dst, f.ref)
 	}
+	if f.vlen < 0 { // not chosen: one call less than appendChosen's
+		return wire.AppendString(dst, 0, 7, f.value, e.huff)
+	}
 	return e.appendChosen(dst, 0, 7, f.value, f.vlen, f.vhuff)
 }
 
