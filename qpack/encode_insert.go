@@ -98,9 +98,11 @@ func (e *Encoder) insertName(pf *planField) {
 	if pf.slot < 0 || e.hist.names[pf.slot].seen < 2 || e.ack == AckNever && !p.canBlock {
 		return
 	}
-	h := e.tbl.Hash(pf.name, "")
-	if _, _, found := e.tbl.LookupHashed(h, pf.name, "", p.drainLo, e.tbl.Inserted()); found {
-		return // there is one, referenceable now or once acknowledged
+	// Any entry with the name (pf.h's name hash is Hash(name, "")'s: the
+	// name is outside the static table) will do, referenceable now or
+	// once acknowledged.
+	if _, found := e.tbl.LookupName(pf.h, pf.name, p.drainLo, e.tbl.Inserted()); found {
+		return
 	}
 	size := len(pf.name) + table.Overhead
 	if size > e.capacity/4 {
@@ -108,7 +110,7 @@ func (e *Encoder) insertName(pf *planField) {
 	}
 	e.rescue(size)
 	if e.evictable(size) {
-		e.emitInsert(h, pf.name, "", -1, int32(pf.slot), true)
+		e.emitInsert(e.tbl.Hash(pf.name, ""), pf.name, "", -1, int32(pf.slot), true)
 	}
 }
 
