@@ -364,8 +364,8 @@ func (d *Decoder) indexedRun(p []byte, sink fastpath.Sink) (int, error) {
 		var name, value []byte
 		var id static.FieldID
 		if i <= static.HPACKLen {
-			e := &decStatic[i-1]
-			name, value, id = e.name, e.value, e.id
+			e := &static.HPACKBytes[i-1]
+			name, value, id = e.Name, e.Value, e.ID
 		} else {
 			e := d.tab.Ref(i - 1 - static.HPACKLen)
 			if e == nil {
@@ -448,8 +448,8 @@ func (d *Decoder) literalIndexed(p []byte, sink fastpath.Sink) (int, error) {
 	var name []byte
 	var id static.FieldID
 	if i <= static.HPACKLen {
-		e := &decStatic[i-1]
-		name, id = e.name, e.id
+		e := &static.HPACKBytes[i-1]
+		name, id = e.Name, e.ID
 	} else {
 		e := d.tab.Ref(i - 1 - static.HPACKLen)
 		if e == nil {
@@ -555,8 +555,8 @@ func (d *Decoder) sizeUpdate(p []byte) (int, error) {
 // entry returns the field at HPACK index i: static below 62, dynamic from 62.
 func (d *Decoder) entry(i uint64) (name, value []byte, id static.FieldID, err error) {
 	if i-1 < static.HPACKLen { // i == 0 wraps around
-		e := &decStatic[i-1]
-		return e.name, e.value, e.id, nil
+		e := &static.HPACKBytes[i-1]
+		return e.Name, e.Value, e.ID, nil
 	}
 	e := d.tab.Ref(i - 1 - static.HPACKLen)
 	if e == nil {

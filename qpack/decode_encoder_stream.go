@@ -109,11 +109,10 @@ func (d *Decoder) instruction(p []byte) (n, need int, err error) {
 		var name []byte
 		var id static.FieldID
 		if b&0x40 != 0 {
-			e, ok := staticAt(idx)
-			if !ok {
+			if idx >= static.QPACKLen {
 				return 0, 0, d.encErr(0, fastpath.ErrInvalidIndex)
 			}
-			name, id = e.name, e.id
+			name, id = static.QPACKBytes[idx].Name, static.QPACKBytes[idx].ID
 		} else {
 			nm, _, tag, ok := d.tbl.GetTagged(idx)
 			if !ok {

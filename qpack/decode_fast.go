@@ -56,8 +56,8 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 			if idx >= static.QPACKLen {
 				return off, nil
 			}
-			e := &staticBytes[idx]
-			name, value, id = e.name, e.value, e.id
+			e := &static.QPACKBytes[idx]
+			name, value, id = e.Name, e.Value, e.ID
 			next = off + k
 
 		case b&0xc0 == 0x80: // 10xxxxxx Indexed Field Line, dynamic
@@ -90,7 +90,7 @@ func (d *Decoder) fastLines(p []byte, off int, st *lineState, sink fastpath.Sink
 			} else if idx >= static.QPACKLen {
 				return off, nil
 			} else {
-				name, id = staticBytes[idx].name, staticBytes[idx].id
+				name, id = static.QPACKBytes[idx].Name, static.QPACKBytes[idx].ID
 			}
 			if b&0x20 != 0 {
 				f = fastpath.NeverIndex

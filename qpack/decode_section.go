@@ -202,9 +202,9 @@ func (d *Decoder) line(p []byte, off int, st *lineState, sink fastpath.Sink) (in
 	}
 	switch {
 	case stat:
-		var e *staticEntry
-		if e, ok = staticAt(idx); ok {
-			name, value, id = e.name, e.value, e.id
+		if ok = idx < static.QPACKLen; ok {
+			e := &static.QPACKBytes[idx]
+			name, value, id = e.Name, e.Value, e.ID
 		}
 	case post:
 		name, value, id, ok = d.dynamic(st.base+idx, st.ric)

@@ -38,8 +38,8 @@ func TestStaticBytesReadOnly(t *testing.T) {
 		}
 		for i := range uint64(static.QPACKLen) {
 			e, _ := static.QPACK(i)
-			if string(staticBytes[i].name) != e.Name || string(staticBytes[i].value) != e.Value {
-				t.Fatalf("static entry %d now %q: %q", i, staticBytes[i].name, staticBytes[i].value)
+			if string(static.QPACKBytes[i].Name) != e.Name || string(static.QPACKBytes[i].Value) != e.Value {
+				t.Fatalf("static entry %d now %q: %q", i, static.QPACKBytes[i].Name, static.QPACKBytes[i].Value)
 			}
 		}
 	}

@@ -141,7 +141,6 @@ func clampLimit(v, def int) int {
 }
 
 func (d *Decoder) init(cfg DecoderConfig) {
-	loadStatic()
 	maxCap := int(min(cfg.MaxTableCapacity, maxLimit))
 	// MaxEntries follows the setting as sent, so the Required Insert Count
 	// encoding agrees with the peer's even for settings past our own limit.
