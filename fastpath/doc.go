@@ -18,7 +18,4 @@
 //	fields.AddContentLength(int64(len(body)))
 //	dst = enc.AppendSection(dst[:0], &fields)
 //	fields.Reset()
-//
-// The Huffman policy type is named here too (HuffmanPolicy), so that users
-// of hpack and qpack need not import an internal package.
 package fastpath

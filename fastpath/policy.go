@@ -2,8 +2,9 @@ package fastpath
 
 import "github.com/hqpack/hqpack/internal/wire"
 
-// HuffmanPolicy says when an encoder Huffman-codes a string literal. It is
-// the type the hpack and qpack encoders take.
+// HuffmanPolicy says when an encoder Huffman-codes a string literal: the
+// type the hpack and qpack encoders take, named here so that their users
+// need not import an internal package.
 type HuffmanPolicy = wire.Huffman
 
 // The Huffman policies.

@@ -25,15 +25,8 @@ const (
 
 // String returns the constant's name.
 func (r Result) String() string {
-	switch r {
-	case Done:
-		return "Done"
-	case MoreFields:
-		return "MoreFields"
-	case BufferTooSmall:
-		return "BufferTooSmall"
-	case NoSection:
-		return "NoSection"
+	if r <= NoSection {
+		return [...]string{"Done", "MoreFields", "BufferTooSmall", "NoSection"}[r]
 	}
 	return "Result(?)"
 }
@@ -62,13 +55,8 @@ const (
 
 // String returns the constant's name.
 func (x Indexing) String() string {
-	switch x {
-	case IndexDefault:
-		return "IndexDefault"
-	case IndexAll:
-		return "IndexAll"
-	case IndexNone:
-		return "IndexNone"
+	if x <= IndexNone {
+		return [...]string{"IndexDefault", "IndexAll", "IndexNone"}[x]
 	}
 	return "Indexing(?)"
 }
