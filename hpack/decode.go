@@ -177,10 +177,7 @@ func (d *Decoder) TableLen() int { return d.tab.Len() }
 // which is HPACK index 62 + i. The slices alias the table: valid until the
 // next call that decodes.
 func (d *Decoder) TableEntry(i int) (name, value []byte, ok bool) {
-	if i < 0 {
-		return nil, nil, false
-	}
-	return d.tab.Get(uint64(i))
+	return d.tab.Get(uint64(i)) // a negative i wraps around, past the table
 }
 
 // Decode decodes block, one whole field section, into sink. It is Write

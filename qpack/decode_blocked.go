@@ -31,14 +31,10 @@ const (
 )
 
 // hold copies a section whose Required Insert Count is not reached yet.
+// DecodeSection has checked that the stream has none held.
 func (d *Decoder) hold(stream, ric, base uint64, section []byte, off int) error {
 	if d.blockedSet == nil {
 		d.blockedSet = new(blockedSet)
-	}
-	for i := range d.held {
-		if d.held[i].stream == stream {
-			return ErrStreamBlocked
-		}
 	}
 	if len(d.held)-d.ready >= int(d.maxBlocked) {
 		return d.fail(ErrCodeDecompressionFailed, stream, 0, ErrTooManyBlocked)

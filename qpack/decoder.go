@@ -62,8 +62,8 @@ type DecoderConfig struct {
 // sections that wait for inserts, and produces the decoder stream.
 //
 // A Decoder is set up with Init. It is not safe for concurrent use: a
-// server serializes calls
-// (one mutex per connection is enough; every call is short, none waits).
+// server serializes calls (one mutex per connection is enough; every call
+// is short, none waits).
 //
 // For sections without dynamic references, from a connection's second
 // one, it remembers the decoding of recent Huffman-coded literals (up to
@@ -123,24 +123,6 @@ func (d *Decoder) Init(cfg DecoderConfig) {
 		valueBuf:    wipe(d.valueBuf),
 		out:         d.out[:0],
 	}
-	d.init(cfg)
-}
-
-// setup initializes a zero Decoder on its first use.
-func (d *Decoder) setup() {
-	if d.maxSection == 0 {
-		d.Init(DecoderConfig{})
-	}
-}
-
-func clampLimit(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return min(v, maxLimit)
-}
-
-func (d *Decoder) init(cfg DecoderConfig) {
 	maxCap := int(min(cfg.MaxTableCapacity, maxLimit))
 	// MaxEntries follows the setting as sent, so the Required Insert Count
 	// encoding agrees with the peer's even for settings past our own limit.
@@ -156,6 +138,22 @@ func (d *Decoder) init(cfg DecoderConfig) {
 	d.validate = cfg.Validate
 	d.tbl.Init(maxCap, false) // keeps memory for the largest table the peer may set
 	d.tbl.SetCapacity(int(min(cfg.InitialCapacity, uint64(maxCap))))
+}
+
+// setup initializes a zero Decoder on its first use.
+func (d *Decoder) setup() {
+	if d.maxSection == 0 {
+		d.Init(DecoderConfig{})
+	}
+}
+
+// clampLimit reads a configured limit: def when not positive, at most
+// maxLimit.
+func clampLimit(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return min(v, maxLimit)
 }
 
 // InsertCount returns the number of entries inserted into the dynamic table
