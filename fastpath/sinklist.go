@@ -19,9 +19,8 @@ const (
 type SinkList struct {
 	arena  []byte
 	fields []sinkField
-	// Bounds set by NewSinkList; used when limited, else the defaults.
+	// The bounds as NewSinkList took them: 0 is the default.
 	keepFields, keepBytes int
-	limited               bool
 }
 
 // sinkField is one field of a SinkList: its name is the arena from the end
@@ -37,10 +36,10 @@ type sinkField struct {
 // is the default (64 fields, 16 KiB), as in the zero SinkList, so
 // NewSinkList(0, 0) is new(SinkList); a negative bound keeps nothing.
 func NewSinkList(keepFields, keepBytes int) *SinkList {
-	return &SinkList{keepFields: keepBound(keepFields, defaultKeepFields), keepBytes: keepBound(keepBytes, defaultKeepBytes), limited: true}
+	return &SinkList{keepFields: keepFields, keepBytes: keepBytes}
 }
 
-// keepBound is NewSinkList's reading of a bound: 0 the default, negative
+// keepBound is the reading of a NewSinkList bound: 0 the default, negative
 // none.
 func keepBound(n, def int) int {
 	if n == 0 {
@@ -91,10 +90,7 @@ func (s *SinkList) Bytes() int { return len(s.arena) }
 // arena are kept when within the bounds; a part that grew past its bound
 // is replaced by a fresh one of the bound's capacity.
 func (s *SinkList) Reset() {
-	keepFields, keepBytes := defaultKeepFields, defaultKeepBytes
-	if s.limited {
-		keepFields, keepBytes = s.keepFields, s.keepBytes
-	}
+	keepFields, keepBytes := keepBound(s.keepFields, defaultKeepFields), keepBound(s.keepBytes, defaultKeepBytes)
 	if cap(s.fields) > keepFields {
 		s.fields = make([]sinkField, 0, keepFields)
 	} else {

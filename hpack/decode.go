@@ -1,10 +1,11 @@
 package hpack
 
 import (
-	"github.com/hqpack/hqpack/internal/field"
+	"cmp"
 	"math"
 
 	"github.com/hqpack/hqpack/fastpath"
+	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/static"
 	"github.com/hqpack/hqpack/internal/table"
 	"github.com/hqpack/hqpack/internal/wire"
@@ -114,19 +115,10 @@ func (d *Decoder) Init(c DecoderConfig) {
 	*d = Decoder{buf: d.buf[:0], huff: d.huff[:0], tab: d.tab, work: d.work}
 	d.maxTable = decTableSize(c.MaxTableSize)
 	d.lowTable = d.maxTable
-	d.maxSect = c.MaxSectionSize
-	if d.maxSect <= 0 {
-		d.maxSect = defaultMaxSectionSize
-	}
-	d.maxString = c.MaxStringLength
-	if d.maxString <= 0 {
-		d.maxString = d.maxSect
-	}
-	d.maxString = min(d.maxString, decMaxTable)
-	d.maxFields = c.MaxFields
-	if d.maxFields <= 0 {
-		d.maxFields = math.MaxInt
-	}
+	// A limit of 0 or less is the default: cmp.Or takes the first non-zero.
+	d.maxSect = cmp.Or(max(c.MaxSectionSize, 0), defaultMaxSectionSize)
+	d.maxString = min(cmp.Or(max(c.MaxStringLength, 0), d.maxSect), decMaxTable)
+	d.maxFields = cmp.Or(max(c.MaxFields, 0), math.MaxInt)
 	d.validate, d.slow = c.Validate, c.Validate
 	d.tab.Init(decTableSize(c.InitialTableSize), false)
 	d.ready = true

@@ -1,5 +1,7 @@
 package hpack
 
+import "cmp"
+
 // SetTableCapacity sets the dynamic table's capacity to n at once,
 // evicting the oldest entries to fit, and leaves the signaling to the
 // caller: the encoder writes no Dynamic Table Size Update for it, drops any
@@ -39,8 +41,5 @@ func (d *Decoder) SetTableCapacity(n uint32) {
 // any time, also between the fragments of a section.
 func (d *Decoder) SetMaxStringLength(n int) {
 	d.init()
-	if n <= 0 {
-		n = d.maxSect
-	}
-	d.maxString = min(n, decMaxTable)
+	d.maxString = min(cmp.Or(max(n, 0), d.maxSect), decMaxTable)
 }
