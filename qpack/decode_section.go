@@ -110,7 +110,7 @@ func (d *Decoder) prefix(p []byte) (ric, base uint64, n int, err error) {
 }
 
 // decodeLines decodes the field lines of p from off, then acknowledges the
-// section when it has dynamic references.
+// section when it has dynamic references (even after a stream error).
 func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink fastpath.Sink) (err error) {
 	st := lineState{stream: stream, ric: ric, base: base, budget: int(d.maxSection)}
 	// The memo is for sections without dynamic references: a peer that
@@ -137,8 +137,10 @@ func (d *Decoder) decodeLines(stream, ric, base uint64, p []byte, off int, sink 
 		wipe(d.valueBuf)
 		d.nameBuf, d.valueBuf = nil, nil
 	}
-	if d.err == nil {
-		d.ack(stream, ric)
+	if d.err == nil && ric != 0 {
+		// A Section Acknowledgment (RFC 9204 §4.4.1).
+		d.out = wire.AppendInt(d.out, 0x80, 7, stream)
+		d.known = max(d.known, ric)
 	}
 	return err
 }
@@ -305,31 +307,13 @@ func (d *Decoder) readString(p []byte, off int, n uint8, buf *[]byte, limit int)
 }
 
 // sectionErr classifies a failure inside a section: limits and malformed
-// fields are stream errors, anything else fails the connection.
+// fields leave the decoder's state intact and end only the stream; anything
+// else fails the connection.
 func (d *Decoder) sectionErr(stream uint64, off int, cause error) error {
-	if isStreamError(cause) {
+	switch cause {
+	case fastpath.ErrSectionTooLarge, fastpath.ErrStringTooLong, ErrTooManyFields,
+		fastpath.ErrInvalidFieldName, fastpath.ErrInvalidFieldValue, fastpath.ErrPseudoAfterRegular:
 		return &Error{Code: ErrCodeMessage, StreamID: stream, Offset: off, Err: cause}
 	}
 	return d.fail(ErrCodeDecompressionFailed, stream, off, cause)
-}
-
-// ack queues the Section Acknowledgment of a section that referenced the
-// dynamic table (RFC 9204 §4.4.1).
-func (d *Decoder) ack(stream, ric uint64) {
-	if ric == 0 {
-		return
-	}
-	d.out = wire.AppendInt(d.out, 0x80, 7, stream)
-	d.known = max(d.known, ric)
-}
-
-// isStreamError reports the causes that end a stream but not the connection:
-// limits and malformed fields, which leave the decoder's state intact.
-func isStreamError(err error) bool {
-	switch err {
-	case fastpath.ErrSectionTooLarge, fastpath.ErrStringTooLong, ErrTooManyFields,
-		fastpath.ErrInvalidFieldName, fastpath.ErrInvalidFieldValue, fastpath.ErrPseudoAfterRegular:
-		return true
-	}
-	return false
 }
