@@ -38,42 +38,49 @@ func (d *Decoder) ReadEncoderStream(b []byte) error {
 }
 
 func (d *Decoder) readEncoderStream(b []byte) error {
-	for len(b) > 0 || len(d.pend) > 0 && d.need <= len(d.pend) {
-		p := b
-		if len(d.pend) > 0 {
-			// Finish the instruction left over from earlier reads, topping it
-			// up only to the bytes it is known to need.
-			if k := min(d.need-len(d.pend), len(b)); k > 0 {
-				d.pend, b = append(d.pend, b[:k]...), b[k:]
-			}
-			if len(d.pend) < d.need {
-				return nil
-			}
-			p = d.pend
+	// Finish the instruction left over from earlier reads, topping it up
+	// only to the bytes it is known to need.
+	for len(d.pend) > 0 && (len(b) > 0 || d.need <= len(d.pend)) {
+		if k := min(d.need-len(d.pend), len(b)); k > 0 {
+			d.pend = append(d.pend, b[:k]...)
+			b = b[k:]
 		}
-		n, need, err := d.instruction(p)
+		if len(d.pend) < d.need {
+			return nil
+		}
+		n, need, err := d.instruction(d.pend)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
 			if need > int(d.maxEncBuf) {
-				return d.encErr(len(p), ErrBufferLimit)
-			}
-			if len(d.pend) == 0 {
-				d.pend, b = append(d.pend[:0], b...), nil
+				return d.encErr(len(d.pend), ErrBufferLimit)
 			}
 			d.need = need
 			continue
 		}
 		d.encOff += n
-		if len(d.pend) == 0 {
-			b = b[n:]
-			continue
-		}
-		d.pend, d.need = d.pend[:copy(d.pend, d.pend[n:])], 0
+		d.pend = d.pend[:copy(d.pend, d.pend[n:])]
+		d.need = 0
 		if len(d.pend) == 0 && cap(d.pend) > 4096 {
 			d.pend = nil // do not pin one large insert's buffer
 		}
+	}
+	for len(b) > 0 {
+		n, need, err := d.instruction(b)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			if need > int(d.maxEncBuf) {
+				return d.encErr(len(b), ErrBufferLimit)
+			}
+			d.pend = append(d.pend[:0], b...)
+			d.need = need
+			return nil
+		}
+		d.encOff += n
+		b = b[n:]
 	}
 	return nil
 }
