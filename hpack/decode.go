@@ -92,7 +92,7 @@ type Decoder struct {
 	check   field.Check // validation of the section's fields so far
 	stream  error       // first stream-level error; delivery stopped
 
-	err  error  // fatal error: the decoder is closed
+	err  *Error // fatal error: the decoder is closed
 	buf  []byte // streaming: the unfinished representation
 	want int    // streaming: bytes buf needs before it is measured again
 	huff []byte // Huffman-decoded strings of the current field
@@ -682,9 +682,5 @@ func (d *Decoder) fail(off int, err error) error {
 
 // closed is the error of every call after a fatal one.
 func (d *Decoder) closed() error {
-	off := 0
-	if e, ok := d.err.(*Error); ok {
-		off = e.Offset
-	}
-	return &Error{Code: ErrCodeCompression, Offset: off, Err: &closedError{cause: d.err}}
+	return &Error{Code: ErrCodeCompression, Offset: d.err.Offset, Err: &closedError{cause: d.err}}
 }
