@@ -87,28 +87,32 @@ func AppendHuffman(dst []byte, s string) []byte {
 	// one store with the padding; the loop below takes over where codes
 	// are long.
 	if len(out)-p >= huffmanMax(len(s))+8 {
-		if len(s) >= 16 {
-			p, i, acc, nb = huffmanAppendPairs(out, p, s, 0, 0, 0)
-		} else if len(s) >= 8 {
-			// huffmanAppendPairs' last group, without the call: most
-			// strings are shorter than 16 bytes.
-			t := &huffmanPairs
-			w := s[:8]
+		// A group at a time (one loop, no call: most strings are short),
+		// each stored whole: p stays within huffmanMax(i) of its start.
+		sp, op := unsafe.Pointer(unsafe.StringData(s)), unsafe.Pointer(unsafe.SliceData(out))
+		t := &huffmanPairs
+		for ; i+8 <= len(s); i += 8 {
+			w := (*[8]byte)(unsafe.Add(sp, i)) // in bounds: no checks
 			e0 := t[uint16(w[0])|uint16(w[1])<<8]
 			e1 := t[uint16(w[2])|uint16(w[3])<<8]
 			e2 := t[uint16(w[4])|uint16(w[5])<<8]
 			e3 := t[uint16(w[6])|uint16(w[7])<<8]
-			if n := uint((e0 + e1 + e2 + e3) & 0x1ff); n <= 64 {
-				x := uint64(e0 >> 9)
-				x <<= e1 & 63
-				x |= uint64(e1 >> 9)
-				x <<= e2 & 63
-				x |= uint64(e2 >> 9)
-				x <<= e3 & 63
-				x |= uint64(e3 >> 9)
-				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63))
-				p, i, acc, nb = p+int(n>>3), 8, x, n&7
+			n := nb + uint((e0+e1+e2+e3)&0x1ff)
+			if n > 64 {
+				break
 			}
+			x := acc
+			x <<= e0 & 63
+			x |= uint64(e0 >> 9)
+			x <<= e1 & 63
+			x |= uint64(e1 >> 9)
+			x <<= e2 & 63
+			x |= uint64(e2 >> 9)
+			x <<= e3 & 63
+			x |= uint64(e3 >> 9)
+			binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+			p += int(n >> 3)
+			acc, nb = x, n&7
 		}
 		if j := i; len(s)-j < 8 {
 			x, n := acc, nb
