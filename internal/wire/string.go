@@ -68,35 +68,22 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 // as the coding), and replaced by its raw bytes when the code is not
 // shorter; a shorter length prefix moves the code down.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
-	// The usual case apart, inline: HuffmanAuto, a length that fits the
-	// prefix, and room for the longest code and a store past it.
+	// The usual case apart, in a small frame: HuffmanAuto, a length that
+	// fits the prefix, room for the longest code and a store past it, and
+	// codes that huffmanRoomy takes.
 	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
 	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s))+8 {
-		if k := stringRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), len(dst)), first|1<<(n&7), first|byte(len(s)), s); k > 0 {
-			return RawBytes(unsafe.SliceData(dst), len(dst)+k, cap(dst)) // within the room
+		huffmanPairsOnce.Do(buildHuffmanPairs)
+		at := len(dst)
+		if code := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s); code >= 0 && code < len(s) {
+			dst = RawBytes(unsafe.SliceData(dst), at+1+code, cap(dst)) // within the room
+			dst[at] = first | 1<<(n&7) | byte(code)
+			return dst
+		} else if code >= 0 {
+			return append(append(dst, first|byte(len(s))), s...)
 		}
 	}
 	return appendString(dst, first, n, s, h)
-}
-
-// stringRoomy writes s at op as AppendString's fast path does, where there
-// is room for the longest code and a store past it: the code after its
-// length byte (H flag and first in huff) when shorter, else the raw bytes
-// after raw. It returns the length written, or -1 for huffmanRoomy's long
-// codes, which appendString takes.
-func stringRoomy(op unsafe.Pointer, huff, raw byte, s string) int {
-	huffmanPairsOnce.Do(buildHuffmanPairs)
-	code := huffmanRoomy(unsafe.Add(op, 1), s)
-	if code < 0 {
-		return -1
-	}
-	if code < len(s) {
-		*(*byte)(op) = huff | byte(code)
-		return 1 + code
-	}
-	*(*byte)(op) = raw
-	copy(RawBytes((*byte)(unsafe.Add(op, 1)), len(s), len(s)), s)
-	return 1 + len(s)
 }
 
 // appendString is AppendString's other cases.
