@@ -125,7 +125,8 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 func recallStatic(sidx uint64, name, value string) (uint64, bool) {
 	ent, _ := static.HPACK(sidx)
 	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
-		wire.Equal(ent.Name, name) && wire.Equal(ent.Value, value)
+		(len(name) < 8 && wire.EqualShort(ent.Name, name) || len(name) >= 8 && wire.Equal(ent.Name, name)) &&
+		(len(value) < 8 && wire.EqualShort(ent.Value, value) || len(value) >= 8 && wire.Equal(ent.Value, value))
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,

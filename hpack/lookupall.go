@@ -2,9 +2,7 @@
 
 package hpack
 
-// lookupAll makes the encoder look every field up, in both tables, even
-// where recent holds the field's entry or named says no entry has its name.
-// It is a constant false in the package as built, so the compiler drops the
-// branches; the tests built with -tags hqpack_lookupall set it (lookupall_tag.go)
-// to show that skipping those lookups changes no byte.
+// lookupAll makes the encoder look every field up, even where recent or
+// named would skip the lookups: a constant false unless the tests are built
+// with -tags hqpack_lookupall, to show that skipping changes no byte.
 const lookupAll = false

@@ -2,6 +2,5 @@
 
 package hpack
 
-// lookupAll is settable under this tag, for the tests in
-// encoder_lookupall_test.go (see lookupall.go).
+// lookupAll: see lookupall.go; settable under this tag.
 var lookupAll = false
