@@ -124,9 +124,12 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 // take recall's registers and frame for the dynamic entries most hits are.
 func recallStatic(sidx uint64, name, value string) (uint64, bool) {
 	ent, _ := static.HPACK(sidx)
-	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
+	// (A caller's literals are often the table's own strings: the same
+	// pointer, which Equal checks first and EqualShort does not.)
+	same := unsafe.StringData(ent.Name) == unsafe.StringData(name) && unsafe.StringData(ent.Value) == unsafe.StringData(value)
+	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) && (same ||
 		(len(name) < 8 && wire.EqualShort(ent.Name, name) || len(name) >= 8 && wire.Equal(ent.Name, name)) &&
-		(len(value) < 8 && wire.EqualShort(ent.Value, value) || len(value) >= 8 && wire.Equal(ent.Value, value))
+			(len(value) < 8 && wire.EqualShort(ent.Value, value) || len(value) >= 8 && wire.Equal(ent.Value, value)))
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,
