@@ -252,7 +252,13 @@ func (d *Decoder) Write(fragment []byte, sink fastpath.Sink) error {
 				continue
 			}
 		}
-		n, err := d.next(p, sink)
+		var n int
+		var err error
+		if p[0]&0xc0 == 0x40 { // a new field: next's case, without its call
+			n, err = d.literalIndexed(p, sink)
+		} else {
+			n, err = d.next(p, sink)
+		}
 		if err != nil {
 			if err != wire.ErrTruncated {
 				return d.fail(d.pos, err)
@@ -328,7 +334,7 @@ func (d *Decoder) next(p []byte, sink fastpath.Sink) (int, error) {
 		}
 		return n, d.emit(name, value, fastpath.Flags(0).WithID(id), sink)
 	case b&0xc0 == 0x40: // literal with incremental indexing, §6.2.1
-		return d.literal(p, 6, 0, true, sink)
+		return d.literalIndexed(p, sink)
 	case b&0xe0 == 0x20: // dynamic table size update, §6.3
 		return d.sizeUpdate(p)
 	case b&0x10 != 0: // literal never indexed, §6.2.3
@@ -422,6 +428,72 @@ func (d *Decoder) literal(p []byte, prefix uint8, f fastpath.Flags, index bool, 
 		d.tab.AddTagged(name, value, uint8(id))
 	}
 	return n, nil
+}
+
+// literalIndexed is literal for a literal with incremental indexing, the
+// representation of every new field: when its name is an index that fits
+// the prefix and its value's length fits a byte, as nearly always, it is
+// decoded here without literal's and str's calls and generality, in the
+// same order, with the same checks.
+func (d *Decoder) literalIndexed(p []byte, sink fastpath.Sink) (int, error) {
+	i := uint64(p[0] & 0x3f)
+	if i == 0 || i == 0x3f || len(p) < 2 {
+		return d.literal(p, 6, 0, true, sink)
+	}
+	b := p[1]
+	l := int(b & 0x7f)
+	if l == 0x7f || l >= len(p)-1 || l > d.maxString {
+		return d.literal(p, 6, 0, true, sink)
+	}
+	var name []byte
+	var id static.FieldID
+	if i <= static.HPACKLen {
+		e := &decStatic[i-1]
+		name, id = e.name, e.id
+	} else {
+		e := d.tab.Ref(i - 1 - static.HPACKLen)
+		if e == nil {
+			return 0, &IndexError{Index: i}
+		}
+		name, _ = d.tab.Bytes(e)
+		id = static.FieldID(e.Tag())
+	}
+	value := p[2 : 2+l : 2+l]
+	if b&0x80 != 0 {
+		// Into the table where AddFresh will find it, if there is room.
+		var err error
+		if sp := d.tab.Spare(); i <= static.HPACKLen && len(sp) >= len(name)+2*l {
+			value, err = wire.AppendHuffmanDecode(sp[len(name):len(name)], value, d.maxString)
+		} else {
+			d.huff, err = wire.AppendHuffmanDecode(d.huff[:0], value, d.maxString)
+			value = d.huff
+		}
+		if err != nil {
+			return 0, err
+		}
+		value = value[:len(value):len(value)]
+	}
+	if err := d.start(); err != nil {
+		return 0, err
+	}
+	// emit, written out.
+	f := fastpath.Flags(0).WithID(id)
+	d.used += len(name) + len(value) + table.Overhead
+	d.fields++
+	if d.used > d.maxSect || d.fields > d.maxFields || d.slow {
+		if err := d.emitSlow(name, value, f, sink); err != nil {
+			return 0, err
+		}
+	} else if err := sink.Field(name, value, f); err != nil {
+		d.stream, d.slow = err, true
+	}
+	// After emit: name may alias an entry that this insert evicts.
+	if i <= static.HPACKLen {
+		d.tab.AddFresh(name, value, uint8(id))
+	} else {
+		d.tab.AddTagged(name, value, uint8(id))
+	}
+	return 2 + l, nil
 }
 
 // str reads the string literal at p[n:], Huffman-decoded into d.huff if it

@@ -12,7 +12,7 @@ import (
 func (e *Encoder) finishPlan(refs []uint64) {
 	p := &e.pl
 	p.ric, p.base, p.refs = 0, 0, 0
-	if p.hasRef {
+	if p.minRef != ^uint64(0) { // a reference
 		// The length of the references with the Base at the Required
 		// Insert Count.
 		p.ric = p.maxRef + 1

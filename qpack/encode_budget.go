@@ -19,7 +19,8 @@ func (e *Encoder) worthBlocking() bool {
 		if f.kind != repPending {
 			continue
 		}
-		_, exact, found := e.tbl.Lookup(f.name, f.value, 0, e.tbl.Inserted())
+		h, _ := e.tbl.HashIDOf(int(f.sn)+1, f.name, f.value) // as preInsert
+		_, exact, found := e.tbl.LookupHashed(h, f.name, f.value, 0, e.tbl.Inserted())
 		switch {
 		case exact && !f.never:
 			vl, _ := e.huff.Choose(f.value)

@@ -1,5 +1,7 @@
 package qpack
 
+import "github.com/hqpack/hqpack/internal/static"
+
 // fieldHistory is the encoder's memory for deciding what to insert and what
 // to keep. An insert costs about as much as the literal it replaces, so it
 // pays only when the entry is referenced again before it is evicted;
@@ -71,7 +73,7 @@ func strHash(s string, seed uint64) uint64 {
 
 // seen returns how often the field with the name sawName saw last and a
 // value is in the history, and records it. vh is the value's hash in the
-// encoder's index (HashOf, seeded with encSeed): a value is hashed once
+// encoder's index (HashIDOf, seeded with encSeed): a value is hashed once
 // for both.
 func (h *fieldHistory) seen(vh uint64) int {
 	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
@@ -87,10 +89,26 @@ func (h *fieldHistory) seen(vh uint64) int {
 	return int(n)
 }
 
-// sawName counts a sighting of name and returns its stats slot, claiming
-// the slot when it holds another name.
-func (h *fieldHistory) sawName(name string) int32 {
-	x := strHash(name, 0)
+// staticNameHash holds strHash(name, 0) of each static name, at the
+// lowest index with the name: sawName's hash of it, computed once.
+var staticNameHash = func() (t [static.QPACKLen]uint64) {
+	for i := range t {
+		e, _ := static.QPACK(uint64(i))
+		t[i] = strHash(e.Name, 0)
+	}
+	return t
+}()
+
+// sawName counts a sighting of name, whose lowest static index is sn (-1
+// for none), and returns its stats slot, claiming the slot when it holds
+// another name.
+func (h *fieldHistory) sawName(name string, sn int8) int32 {
+	var x uint64
+	if sn >= 0 {
+		x = staticNameHash[sn]
+	} else {
+		x = strHash(name, 0)
+	}
 	h.name = x
 	i := int32(x / 2 % nameSlots) // as odd slots of 64 did: the same bytes out
 	s := &h.names[i]
@@ -124,6 +142,9 @@ func (h *fieldHistory) grow(first, next uint64) {
 
 // inserted records entry abs, made by the current section.
 func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
+	if nameOnly {
+		slot = -1 // counts toward no name's stats (see stat)
+	}
 	m := entryMeta{plan: uint32(h.plan), slot: int8(slot), nameOnly: nameOnly}
 	if slot >= 0 {
 		m.nhash = h.names[slot].hash
@@ -133,10 +154,11 @@ func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
 
 // stat returns the name stats that entry m counts toward, or nil.
 func (h *fieldHistory) stat(m *entryMeta) *nameStat {
-	if m.nameOnly || m.slot < 0 || h.names[m.slot].hash != m.nhash {
+	s := &h.names[m.slot&(nameSlots-1)] // (a slot is below nameSlots)
+	if m.slot < 0 || s.hash != m.nhash {
 		return nil
 	}
-	return &h.names[m.slot]
+	return s
 }
 
 // referenced records a reference to entry abs by the current section.
@@ -145,12 +167,11 @@ func (h *fieldHistory) referenced(abs uint64) {
 	if m.plan == uint32(h.plan) {
 		return
 	}
-	m.hits++
-	if m.hits != 1 {
-		return // counted when first referenced
-	}
-	if s := h.stat(m); s != nil && s.score < scoreMax {
-		s.score++
+	// Counted when first referenced; stat, written out to inline.
+	if m.hits++; m.hits == 1 && m.slot >= 0 {
+		if s := &h.names[m.slot&(nameSlots-1)]; s.hash == m.nhash && s.score < scoreMax {
+			s.score++
+		}
 	}
 }
 

@@ -28,7 +28,7 @@ func (e *Encoder) evictable(size int) bool {
 // insertField inserts the field, or duplicates a draining entry holding it,
 // when the policy and the table allow. It reports whether the field is
 // settled: the table now has it, or the line is chosen. When held, abs is
-// the newest entry that holds the field; vh is the value's hash (HashOf).
+// the newest entry that holds the field; vh is the value's hash (HashIDOf).
 func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) bool {
 	p := &e.pl
 	if e.ack == AckNever && !p.canBlock {
@@ -48,6 +48,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 		if abs < e.refLimit() {
 			e.reference(abs)
 			pf.kind, pf.ref = repDynamic, abs
+			pf.noStrings()
 			return true
 		}
 		return false
@@ -65,7 +66,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 
 // wantInsert applies the indexing policy and the encoder's judgement of
 // whether the entry will pay for itself (see fieldHistory); vh is the
-// value's hash (HashOf).
+// value's hash (HashIDOf).
 func (e *Encoder) wantInsert(pf *planField, size int, vh uint64) bool {
 	switch {
 	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
@@ -97,9 +98,11 @@ func (e *Encoder) insertName(pf *planField) {
 	if pf.slot < 0 || e.hist.names[pf.slot].seen < 2 || e.ack == AckNever && !p.canBlock {
 		return
 	}
-	h := e.tbl.Hash(pf.name, "")
-	if _, _, found := e.tbl.LookupHashed(h, pf.name, "", p.drainLo, e.tbl.Inserted()); found {
-		return // there is one, referenceable now or once acknowledged
+	// Any entry with the name (pf.h's name hash is Hash(name, "")'s: the
+	// name is outside the static table) will do, referenceable now or
+	// once acknowledged.
+	if _, found := e.tbl.LookupName(pf.h, pf.name, p.drainLo, e.tbl.Inserted()); found {
+		return
 	}
 	size := len(pf.name) + table.Overhead
 	if size > e.capacity/4 {
@@ -107,7 +110,7 @@ func (e *Encoder) insertName(pf *planField) {
 	}
 	e.rescue(size)
 	if e.evictable(size) {
-		e.emitInsert(h, pf.name, "", -1, int32(pf.slot), true)
+		e.emitInsert(e.tbl.Hash(pf.name, ""), pf.name, "", -1, int32(pf.slot), true)
 	}
 }
 

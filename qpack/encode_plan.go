@@ -77,12 +77,11 @@ type sectionPlan struct {
 	// While planning.
 	start    uint64 // Insert Count when planning began
 	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
-	maxRef   uint64 // largest absolute index referenced, when hasRef
-	hasRef   bool
+	maxRef   uint64 // largest absolute index referenced, when minRef is not
 	canBlock bool   // may reference entries not known to be received
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
-	drainLo  uint64 // entries below it are draining: not referenced
+	drainLo  uint64 // entries below it are draining: not referenced (set by every insert)
 }
 
 func (p *sectionPlan) reset() {
@@ -127,18 +126,15 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	p.start = e.tbl.Inserted()
 	p.minRef = ^uint64(0)
 	p.maxRef = 0
-	p.hasRef = false
 	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
 	p.canBlock = false
 	p.floor = 0
-	p.drainLo = 0
 	blocked := false
 	if p.dynamic {
 		n := e.blockedStreams()
 		blocked = e.streamBlocked(streamID)
 		p.canBlock = blocked || n < e.maxBlocked
 		p.floor = min(e.krc, e.pinnedFloor())
-		e.computeDrain()
 	}
 	// The first pass runs as the fields are read, except with AckNever
 	// when worthBlocking must see the whole section before any lookup.
@@ -242,13 +238,19 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 		return false
 	}
 	// What collect and preInsert write: the rest of m is the same line
-	// (slot -1 and never false, or preInsert would not have looked).
-	m.name, m.value = name, value
+	// (slot -1 and never false, or preInsert would not have looked), and
+	// an indexed dynamic line keeps no strings (see noStrings).
 	m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
-	e.reference(abs)
+	p.minRef, p.maxRef = min(p.minRef, abs), max(p.maxRef, abs) // reference, inline
+	e.hist.referenced(abs)
 	p.fields = p.fields[:len(p.fields)+1]
 	return true
 }
+
+// noStrings drops the strings of a line just chosen to be an indexed
+// dynamic one: written from its reference alone, it holds none (nor does
+// a remembered one), so that AppendPlanned need not clear it.
+func (f *planField) noStrings() { f.name, f.value = "", "" }
 
 // memoSpan returns the memo of a line that LookupExact found at abs with
 // hi as the end of its range (0, none, when it does not fit).
@@ -342,7 +344,10 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	var vh uint64 // the value's hash, for the history
-	pf.h, vh = e.tbl.HashOf(pf.name, pf.value)
+	// A name of the static table is keyed by its index, not hashed: every
+	// hash of the encoder's table keys names so (worthBlocking too; a name
+	// outside it, sn -1, is hashed, as insertName's Hash does).
+	pf.h, vh = e.tbl.HashIDOf(int(pf.sn)+1, pf.name, pf.value)
 	var newest uint64 // the newest entry holding the field, for insertField
 	held := false
 	if !pf.never {
@@ -351,12 +356,13 @@ func (e *Encoder) preInsert(pf *planField) {
 		if exact {
 			e.reference(abs)
 			pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
+			pf.noStrings()
 			return
 		}
 		newest, held = n, h
 	}
 	if pf.sn < 0 || !pf.never {
-		pf.slot = int8(e.hist.sawName(pf.name))
+		pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
 	}
 	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
@@ -381,19 +387,24 @@ func (e *Encoder) choose(pf *planField) {
 		switch {
 		case pf.never:
 			// The name of the newest entry holding the field, if any, as
-			// LookupHashed answers.
-			nameAbs, _, nameFound = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, hi)
+			// LookupHashed answers; a static name goes first.
+			if pf.sn < 0 {
+				nameAbs, _, nameFound = e.tbl.LookupHashed(pf.h, name, value, p.drainLo, hi)
+			}
 		default:
 			// preInsert's lookup missed below the entries inserted since:
 			// only those can hold the field now.
-			if p.canBlock {
+			if p.canBlock && hi > p.start {
 				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
 					e.reference(abs)
 					pf.kind, pf.ref = repDynamic, abs
+					pf.noStrings()
 					return
 				}
 			}
-			nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
+			if pf.sn < 0 { // a static name goes first
+				nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
+			}
 		}
 	}
 	pf.vlen, pf.vhuff = e.choice(value)
@@ -414,8 +425,13 @@ func (e *Encoder) choose(pf *planField) {
 // appendChosen then codes s in one pass, not a pass to size it and another.
 func (e *Encoder) choice(s string) (int32, bool) {
 	if e.pl.lazy {
-		return -1, false
+		return -1, false // (inline: the call is the rest)
 	}
+	return e.chooseNow(s)
+}
+
+// chooseNow is choice for a section not lazy.
+func (e *Encoder) chooseNow(s string) (int32, bool) {
 	n, huff := e.huff.Choose(s)
 	return lenChoice(n), huff
 }
@@ -443,13 +459,14 @@ func (e *Encoder) reference(abs uint64) {
 	p := &e.pl
 	p.minRef = min(p.minRef, abs)
 	p.maxRef = max(p.maxRef, abs)
-	p.hasRef = true
-	e.hist.referenced(abs)
+	e.hist.referenced(abs) // (both inline)
 }
 
 // computeDrain sets drainLo: the oldest entries that the next inserts would
 // evict are draining, and are not referenced (RFC 9204 §2.1.1.1) so that
-// sections do not pin them.
+// sections do not pin them. Only inserts change the table, so each insert
+// sets it (inserted), and it holds until the next (0 for an empty table,
+// as Init leaves it).
 func (e *Encoder) computeDrain() {
 	p := &e.pl
 	first := e.tbl.Inserted() - uint64(e.tbl.Len())

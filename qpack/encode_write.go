@@ -107,7 +107,9 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		default:
 			dst = e.appendLine(dst, f, base)
 		}
-		f.name, f.value = "", "" // written: sectionDone need not clear it
+		if f.kind != repDynamic { // (which holds no strings: see noStrings)
+			f.name, f.value = "", "" // written: sectionDone need not clear it
+		}
 	}
 	if p.next == 0 {
 		p.fields = p.fields[:0] // every line cleared
@@ -224,6 +226,9 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 		}
 		dst = wire.AppendInt(dst, 0, 7, uint64(f.vlen))
 		return wire.AppendDigits(dst, f.ref)
+	}
+	if f.vlen < 0 { // not chosen: one call less than appendChosen's
+		return wire.AppendString(dst, 0, 7, f.value, e.huff)
 	}
 	return e.appendChosen(dst, 0, 7, f.value, f.vlen, f.vhuff)
 }

@@ -271,12 +271,18 @@ func (e *Encoder) collectBlocked() {
 			b = append(b, e.out[i].stream)
 		}
 	}
-	slices.Sort(b)
-	e.blocked = slices.Compact(b)
+	if len(b) > 1 { // (the usual none or one need no call)
+		slices.Sort(b)
+		b = slices.Compact(b)
+	}
+	e.blocked = b
 }
 
 // streamBlocked reports whether stream id is in e.blocked.
 func (e *Encoder) streamBlocked(id uint64) bool {
+	if len(e.blocked) < 2 {
+		return len(e.blocked) == 1 && e.blocked[0] == id
+	}
 	_, found := slices.BinarySearch(e.blocked, id)
 	return found
 }

@@ -112,8 +112,18 @@ func (t *Table) Hash(name, value string) Hash {
 // the seed of InitSeeded, a function of value and seed only), for a caller
 // that keeps its own records of values by hash.
 func (t *Table) HashOf(name, value string) (h Hash, vh uint64) {
+	return t.HashIDOf(0, name, value)
+}
+
+// HashIDOf is HashOf keyed as HashID: id > 0 stands for the name, which is
+// then not hashed.
+func (t *Table) HashIDOf(id int, name, value string) (h Hash, vh uint64) {
 	vh = strHash(value, t.index.seed)
-	hn, hf := mix(strHash(name, t.index.seed), vh)
+	n := (uint64(id)+1)*hashMul1 ^ t.index.seed // HashID's
+	if id == 0 {
+		n = strHash(name, t.index.seed)
+	}
+	hn, hf := mix(n, vh)
 	return Hash{hn, hf}, vh
 }
 

@@ -148,6 +148,47 @@ func (t *Table) AddTagged(name, value []byte, tag uint8) bool {
 	return t.add(name, value, tag, hn, hf)
 }
 
+// AddFresh is AddTagged for a name and value that alias no bytes of t (a
+// decoder's static name, and a value from its input or scratch) or a value
+// written to Spare after the name's length, into a table without index:
+// the usual insert, into the run at the head after evicting, without the
+// calls and alias checks of the general one.
+func (t *Table) AddFresh(name, value []byte, tag uint8) bool {
+	if t.indexed {
+		return t.AddTagged(name, value, tag)
+	}
+	// add, without place.
+	p, n := t.head, len(name)+len(value)
+	if t.fits(n) || t.evictFor(n) {
+		t.head = p + n
+	} else {
+		var ok bool
+		if p, ok = t.prepare(len(name), len(value)); !ok {
+			return false
+		}
+		t.settle(p, n)
+	}
+	a := t.arena[p : p+n]
+	if len(value) > 0 && unsafe.SliceData(value) != &a[len(name)] { // else in place (Spare)
+		copy(a[len(name):], value)
+	}
+	copy(a, name)
+	t.commit(p, len(name), len(value), tag)
+	return true
+}
+
+// Spare returns the free bytes where the next insert goes unless it
+// evicts entries that wrap around or needs the arena to grow. A decoder
+// may decode a value there, after the length of its name, and then pass it
+// to AddFresh, which finds it in place when the entry goes there and
+// copies it from there otherwise. Any insert or eviction may write them.
+func (t *Table) Spare() []byte {
+	if t.run < t.head {
+		return nil
+	}
+	return t.arena[t.head:t.run:t.run]
+}
+
 // Duplicate inserts a copy of live entry abs, as Add of its name and value
 // does, with the index's hashes of the entry instead of new ones.
 func (t *Table) Duplicate(abs uint64) bool {

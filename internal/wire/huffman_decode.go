@@ -12,7 +12,24 @@ import (
 // only when dst lacks the capacity for the output.
 func AppendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	huffmanDecodeOnce.Do(buildHuffmanDecodeTable)
+	// The common string, a field's value: short, valid, in the room dst
+	// has, and unable to pass maxLen (it decodes to at most 8/5 of its
+	// length). The fast loop alone decodes it, from a small frame (the
+	// general path's costs 100 instructions a call); anything else (a
+	// long code, too little room, an error) starts again there.
+	if len(src) < huffmanSplitMin && maxLen >= 2*len(src) {
+		out := dst[len(dst):cap(dst)]
+		room, i, acc, nb := huffmanDecodeFast(out, src, 0, 0, 0, huffmanLast(src))
+		left := 8*len(src) - (8*i - int(nb)) // the bits not decoded
+		if left >= 0 && left <= 7 && acc|^uint64(0)>>(uint(left)&63) == ^uint64(0) {
+			return dst[:len(dst)+len(out)-room], nil // the rest is valid padding
+		}
+	}
+	return appendHuffmanDecode(dst, src, maxLen)
+}
 
+// appendHuffmanDecode is AppendHuffmanDecode for any string.
+func appendHuffmanDecode(dst, src []byte, maxLen int) ([]byte, error) {
 	// Every code is at least 5 bits, so src decodes to at most 8/5 of its
 	// length; clamping maxLen keeps start+maxLen from overflowing.
 	maxLen = max(0, min(maxLen, 2*len(src)))
