@@ -122,10 +122,9 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 
 // recallStatic is recall for static entry sidx, apart: its strings would
 // take recall's registers and frame for the dynamic entries most hits are.
+// A caller's literals are often the table's own strings: same pointers.
 func recallStatic(sidx uint64, name, value string) (uint64, bool) {
 	ent, _ := static.HPACK(sidx)
-	// (A caller's literals are often the table's own strings: the same
-	// pointer, which Equal checks first and EqualShort does not.)
 	same := unsafe.StringData(ent.Name) == unsafe.StringData(name) && unsafe.StringData(ent.Value) == unsafe.StringData(value)
 	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) && (same ||
 		(len(name) < 8 && wire.EqualShort(ent.Name, name) || len(name) >= 8 && wire.Equal(ent.Name, name)) &&

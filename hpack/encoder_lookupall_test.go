@@ -3,8 +3,9 @@
 package hpack
 
 // These tests compare the encoder with one that makes every lookup, which
-// needs the settable lookupAll: .ci/run runs them with
-// go test -tags hqpack_lookupall ./hpack -run 'NamedSkipsOnlyMisses|RecallIsLookup'.
+// needs lookupAll settable (a constant in lookupall.go otherwise): .ci/run
+// runs them with go test -tags hqpack_lookupall ./hpack -run
+// 'NamedSkipsOnlyMisses|RecallIsLookup'.
 
 import (
 	"bytes"
@@ -17,6 +18,10 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 )
+
+// lookupAll: see lookupall.go. Declared in this test file, as the tag is
+// for tests alone.
+var lookupAll = false
 
 // TestNamedSkipsOnlyMisses: the encoder skips the dynamic-table lookup of
 // a field whose static name no entry has (Encoder.named); an encoder that

@@ -2,7 +2,6 @@
 
 package hpack
 
-// lookupAll makes the encoder look every field up, even where recent or
-// named would skip the lookups: a constant false unless the tests are built
-// with -tags hqpack_lookupall, to show that skipping changes no byte.
+// lookupAll makes the encoder look every field up, where recent or named
+// would skip lookups: false, constant but for tests (-tags hqpack_lookupall).
 const lookupAll = false
