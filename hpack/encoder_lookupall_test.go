@@ -3,7 +3,7 @@
 package hpack
 
 // These tests compare the encoder with one that makes every lookup, which
-// needs lookupAll settable (a constant in lookupall.go otherwise): .ci/run
+// needs lookupAll settable (lookupall_tag.go; a constant otherwise): .ci/run
 // runs them with go test -tags hqpack_lookupall ./hpack -run
 // 'NamedSkipsOnlyMisses|RecallIsLookup'.
 
@@ -18,10 +18,6 @@ import (
 
 	"github.com/hqpack/hqpack/fastpath"
 )
-
-// lookupAll: see lookupall.go. Declared in this test file, as the tag is
-// for tests alone.
-var lookupAll = false
 
 // TestNamedSkipsOnlyMisses: the encoder skips the dynamic-table lookup of
 // a field whose static name no entry has (Encoder.named); an encoder that
