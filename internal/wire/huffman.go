@@ -146,6 +146,23 @@ func AppendHuffman(dst []byte, s string) []byte {
 	return out[:p]
 }
 
+// HuffmanReady builds the pair table HuffmanInto reads, once, and reports
+// true (for a caller's condition).
+func HuffmanReady() bool {
+	huffmanPairsOnce.Do(buildHuffmanPairs)
+	return true
+}
+
+// HuffmanInto writes the Huffman coding of s, padded, after dst's length,
+// where its capacity has room for huffmanMax(len(s))+8 bytes (4 a byte of
+// s and 8 more is enough), and
+// returns the code's length; or -1 for long codes, which AppendString
+// takes. HuffmanReady must have been called. It calls nothing: an
+// encoder's string writer that tries it first needs no frame of its own.
+func HuffmanInto(dst []byte, s string) int {
+	return huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), len(dst)), s)
+}
+
 // huffmanRoomy writes the Huffman coding of s, padded with 1s, at op,
 // where there is room for huffmanMax(len(s))+8 bytes, and returns its
 // length; or -1, having written only within the room, when 8 bytes take
