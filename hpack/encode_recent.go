@@ -104,10 +104,8 @@ func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	var ns, vs string
 	idx := uint64(s.ref &^ recentStatic)
 	if s.ref&recentStatic != 0 {
-		ent, _ := static.HPACK(idx)
 		// A caller's literals are often the table's own strings.
-		ns, vs = ent.Name, ent.Value
-		if len(ns) == len(name) && len(vs) == len(value) && unsafe.StringData(ns) == unsafe.StringData(name) && unsafe.StringData(vs) == unsafe.StringData(value) {
+		if ns, vs = static.HPACKStrings(idx); len(ns) == len(name) && len(vs) == len(value) && unsafe.StringData(ns) == unsafe.StringData(name) && unsafe.StringData(vs) == unsafe.StringData(value) {
 			return idx, true
 		}
 	} else {
