@@ -180,8 +180,10 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 	var x uint64
 	var nb uint
 	p, i := 0, 0
-	for ; i+8 <= len(s); i += 8 {
-		w := (*[8]byte)(unsafe.Add(sp, i)) // in bounds: no checks
+	// Two groups a round, written out (the loop's own work is a good part
+	// of a group's), then one more for 8 to 15 bytes left.
+	for ; i+16 <= len(s); i += 16 {
+		w := (*[16]byte)(unsafe.Add(sp, i)) // in bounds: no checks
 		e0 := t[uint16(w[0])|uint16(w[1])<<8]
 		e1 := t[uint16(w[2])|uint16(w[3])<<8]
 		e2 := t[uint16(w[4])|uint16(w[5])<<8]
@@ -201,6 +203,48 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 		binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
 		p += int(n >> 3)
 		nb = n & 7
+		e0 = t[uint16(w[8])|uint16(w[9])<<8]
+		e1 = t[uint16(w[10])|uint16(w[11])<<8]
+		e2 = t[uint16(w[12])|uint16(w[13])<<8]
+		e3 = t[uint16(w[14])|uint16(w[15])<<8]
+		n = nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			return -1
+		}
+		x <<= e0 & 63
+		x |= uint64(e0 >> 9)
+		x <<= e1 & 63
+		x |= uint64(e1 >> 9)
+		x <<= e2 & 63
+		x |= uint64(e2 >> 9)
+		x <<= e3 & 63
+		x |= uint64(e3 >> 9)
+		binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+		p += int(n >> 3)
+		nb = n & 7
+	}
+	if i+8 <= len(s) {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		e0 := t[uint16(w[0])|uint16(w[1])<<8]
+		e1 := t[uint16(w[2])|uint16(w[3])<<8]
+		e2 := t[uint16(w[4])|uint16(w[5])<<8]
+		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		n := nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			return -1
+		}
+		x <<= e0 & 63
+		x |= uint64(e0 >> 9)
+		x <<= e1 & 63
+		x |= uint64(e1 >> 9)
+		x <<= e2 & 63
+		x |= uint64(e2 >> 9)
+		x <<= e3 & 63
+		x |= uint64(e3 >> 9)
+		binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+		p += int(n >> 3)
+		nb = n & 7
+		i += 8
 	}
 	if (len(s)-i)&1 != 0 {
 		c := huffmanCodes[s[i]]
