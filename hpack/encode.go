@@ -133,11 +133,6 @@ type Encoder struct {
 	recent recent
 }
 
-// lookupAll makes the encoder look every field up, in both tables, even
-// where recent holds the field's entry or named says no entry has its
-// name: tests set it to show that skipping those lookups changes no byte.
-var lookupAll = false
-
 // Init resets e to a fresh encoder with the given configuration (a new
 // connection). It keeps the memory of its table and scratch buffers, wiped:
 // nothing of the last connection's fields stays, in the table, in a cache

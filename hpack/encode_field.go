@@ -130,7 +130,15 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		dst = append(dst, p.first)
 		dst = wire.AppendString(dst, 0, 7, name, e.huffman)
 	}
-	dst = wire.AppendString(dst, 0, 7, value, e.huffman)
+	// AppendString's usual case inline, around its one leaf call (raw
+	// strings and long codes go to AppendString after all).
+	if at := len(dst); len(value) < 2 || len(value) >= 0x7f || e.huffman == wire.HuffmanAlways || e.huffman == wire.HuffmanNever || cap(dst)-at <= 4*len(value)+9 || !wire.HuffmanReady() {
+		dst = wire.AppendString(dst, 0, 7, value, e.huffman)
+	} else if code := wire.HuffmanInto(dst[:at+1], value); code >= 0 && code < len(value) {
+		dst = append(dst, 0x80|byte(code))[:at+1+code]
+	} else {
+		dst = wire.AppendString(dst, 0, 7, value, e.huffman)
+	}
 	if m == withIndexing && !hashed {
 		h = e.table.HashID(nameIdx, name, value)
 	}

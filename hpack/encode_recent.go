@@ -95,37 +95,33 @@ func (r *recent) find(fp uint64, f fastpath.Flags) *recentSlot {
 }
 
 // recall returns the index of the entry s refers to, if it still holds
-// name and value (find matched the flags).
+// name and value (find matched the flags). It calls nothing (wire.EqualLoop,
+// not Equal's memequal, for long strings), so it has no frame to set up.
 func (e *Encoder) recall(s *recentSlot, name, value string) (uint64, bool) {
 	if s.ref == 0 || lookupAll {
 		return 0, false
 	}
+	var ns, vs string
+	idx := uint64(s.ref &^ recentStatic)
 	if s.ref&recentStatic != 0 {
-		return recallStatic(uint64(s.ref&^recentStatic), name, value)
+		// A caller's literals are often the table's own strings.
+		if ns, vs = static.HPACKStrings(idx); len(ns) == len(name) && len(vs) == len(value) && unsafe.StringData(ns) == unsafe.StringData(name) && unsafe.StringData(vs) == unsafe.StringData(value) {
+			return idx, true
+		}
+	} else {
+		// The entry rel places from the newest, compared here rather
+		// than by a call to Table.Holds: most fields of a section end here.
+		rel := uint64((uint16(e.table.Inserted()) - s.ref) % recentStatic)
+		ent := e.table.Ref(rel)
+		if ent == nil || e.table.Inserted()-1-rel < e.lo {
+			return 0, false
+		}
+		ns, vs = e.table.Strings(ent)
+		idx = static.HPACKLen + 1 + rel
 	}
-	// The entry rel places from the newest, compared here rather than by
-	// a call to Table.Holds: most fields of a section end here.
-	rel := uint64((uint16(e.table.Inserted()) - s.ref) % recentStatic)
-	ent := e.table.Ref(rel)
-	if ent == nil || e.table.Inserted()-1-rel < e.lo {
-		return 0, false
-	}
-	ns, vs := e.table.Strings(ent)
-	if len(ns) != len(name) || len(vs) != len(value) {
-		return 0, false
-	}
-	// (wire.Equal leaves strings under 8 bytes to memequal.)
-	return static.HPACKLen + 1 + rel,
-		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.Equal(ns, name)) &&
-			(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.Equal(vs, value))
-}
-
-// recallStatic is recall for static entry sidx, apart: its strings would
-// take recall's registers and frame for the dynamic entries most hits are.
-func recallStatic(sidx uint64, name, value string) (uint64, bool) {
-	ent, _ := static.HPACK(sidx)
-	return sidx, len(ent.Name) == len(name) && len(ent.Value) == len(value) &&
-		wire.Equal(ent.Name, name) && wire.Equal(ent.Value, value)
+	return idx, len(ns) == len(name) && len(vs) == len(value) &&
+		(len(name) < 8 && wire.EqualShort(ns, name) || len(name) >= 8 && wire.EqualLoop(ns, name)) &&
+		(len(value) < 8 && wire.EqualShort(vs, value) || len(value) >= 8 && wire.EqualLoop(vs, value))
 }
 
 // note remembers that the field whose fingerprint is fp, with flags f,

@@ -285,3 +285,16 @@ func TestLookupsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestHPACKStrings: HPACKStrings answers as HPACK does, in range and out.
+func TestHPACKStrings(t *testing.T) {
+	for i := uint64(0); i <= static.HPACKLen+2; i++ {
+		e, _ := static.HPACK(i)
+		if n, v := static.HPACKStrings(i); n != e.Name || v != e.Value {
+			t.Errorf("HPACKStrings(%d) = %q, %q; HPACK gives %q, %q", i, n, v, e.Name, e.Value)
+		}
+	}
+	if n, v := static.HPACKStrings(1 << 63); n != "" || v != "" {
+		t.Errorf("HPACKStrings(1<<63) = %q, %q", n, v)
+	}
+}

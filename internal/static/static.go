@@ -29,6 +29,17 @@ func HPACK(i uint64) (e Entry, ok bool) {
 	return hpackTable[i-1], true
 }
 
+// HPACKStrings returns HPACK static entry i's name and value (1-based), or
+// two empty strings when i is out of range: HPACK without a copy of the
+// entry, for a caller that keeps no frame.
+func HPACKStrings(i uint64) (name, value string) {
+	if i-1 >= HPACKLen {
+		return "", ""
+	}
+	e := &hpackTable[i-1]
+	return e.Name, e.Value
+}
+
 // QPACK returns QPACK static entry i (0-based, RFC 9204 Appendix A).
 // ok is false when i is out of range.
 func QPACK(i uint64) (e Entry, ok bool) {

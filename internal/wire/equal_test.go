@@ -37,6 +37,22 @@ func TestEqualShort(t *testing.T) {
 	}
 }
 
+func TestEqualLoop(t *testing.T) {
+	for n := 8; n <= 300; n++ {
+		a := strings.Repeat("abcdefghij", 31)[:n]
+		if !EqualLoop(a, strings.Clone(a)) || !EqualLoop(a, a) {
+			t.Fatalf("len %d: equal strings differ", n)
+		}
+		for i := range n {
+			b := []byte(a)
+			b[i] ^= 0x80
+			if EqualLoop(a, string(b)) {
+				t.Fatalf("len %d: a change at %d is not seen", n, i)
+			}
+		}
+	}
+}
+
 func BenchmarkEqual(b *testing.B) {
 	x := "private, max-age=0, must-revalidate"
 	y := strings.Clone(x)

@@ -41,3 +41,17 @@ func EqualShort(a, b string) bool {
 	}
 	return n == 0 || a[0] == b[0] && a[n/2] == b[n/2] && a[n-1] == b[n-1]
 }
+
+// EqualLoop is Equal for strings of 8 bytes or more (of the same length),
+// every length in its loop, without memequal: a caller that calls nothing
+// else needs no frame set up, which saves more than memequal's wider loads
+// gain on the few strings over 64 bytes.
+func EqualLoop(a, b string) bool {
+	n := uintptr(len(a))
+	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.StringData(b))
+	d := *(*uint64)(unsafe.Add(p, n-8)) ^ *(*uint64)(unsafe.Add(q, n-8))
+	for i := uintptr(0); i+8 < n && d == 0; i += 8 {
+		d |= *(*uint64)(unsafe.Add(p, i)) ^ *(*uint64)(unsafe.Add(q, i))
+	}
+	return d == 0
+}

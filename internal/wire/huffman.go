@@ -83,54 +83,11 @@ func AppendHuffman(dst []byte, s string) []byte {
 		huffmanPairsOnce.Do(buildHuffmanPairs)
 	}
 	// With room for the longest code and a store past it (the caller's
-	// frame, nearly always), the groups and then the last 0 to 7 bytes in
-	// one store with the padding; the loop below takes over where codes
-	// are long.
+	// frame, nearly always), in one pass; the loop below where codes are
+	// long or room is short.
 	if len(out)-p >= huffmanMax(len(s))+8 {
-		if len(s) >= 16 {
-			p, i, acc, nb = huffmanAppendPairs(out, p, s, 0, 0, 0)
-		} else if len(s) >= 8 {
-			// huffmanAppendPairs' last group, without the call: most
-			// strings are shorter than 16 bytes.
-			t := &huffmanPairs
-			w := s[:8]
-			e0 := t[uint16(w[0])|uint16(w[1])<<8]
-			e1 := t[uint16(w[2])|uint16(w[3])<<8]
-			e2 := t[uint16(w[4])|uint16(w[5])<<8]
-			e3 := t[uint16(w[6])|uint16(w[7])<<8]
-			if n := uint((e0 + e1 + e2 + e3) & 0x1ff); n <= 64 {
-				x := uint64(e0 >> 9)
-				x <<= e1 & 63
-				x |= uint64(e1 >> 9)
-				x <<= e2 & 63
-				x |= uint64(e2 >> 9)
-				x <<= e3 & 63
-				x |= uint64(e3 >> 9)
-				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63))
-				p, i, acc, nb = p+int(n>>3), 8, x, n&7
-			}
-		}
-		if j := i; len(s)-j < 8 {
-			x, n := acc, nb
-			if (len(s)-j)&1 != 0 {
-				c := huffmanCodes[s[j]]
-				x = x<<(c.bits&63) | uint64(c.code)
-				n += uint(c.bits)
-				j++
-			}
-			// An entry of 65 (long codes) takes n past 64, which drops the
-			// tail: the loop below codes it.
-			// (Both bytes in bounds by the condition: read without checks.)
-			for sp := unsafe.Pointer(unsafe.StringData(s)); j+1 < len(s); j += 2 {
-				w := (*[2]byte)(unsafe.Add(sp, j)) // (no unsafe.Slice: its checks)
-				e := huffmanPairs[uint16(w[0])|uint16(w[1])<<8]
-				x = x<<(e&63) | uint64(e>>9)
-				n += uint(e & 0x1ff)
-			}
-			if n <= 64 && p+8 <= len(out) {
-				binary.BigEndian.PutUint64(at8(out, p)[:], x<<(-n&63)|^uint64(0)>>n)
-				return resliced(out, p+int((n+7)>>3))
-			}
+		if k := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p), s); k >= 0 {
+			return resliced(out, p+k)
 		}
 	}
 	for i < len(s) {
@@ -189,11 +146,124 @@ func AppendHuffman(dst []byte, s string) []byte {
 	return out[:p]
 }
 
-// at8 is the 8 bytes of out from p, which the caller has checked are
-// there (p+8 <= len(out), p >= 0): without the check the compiler
-// cannot drop, p not being known to be positive.
-func at8(out []byte, p int) *[8]byte {
-	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p))
+// HuffmanReady builds the pair table HuffmanInto reads, once, and reports
+// true (for a caller's condition).
+func HuffmanReady() bool {
+	huffmanPairsOnce.Do(buildHuffmanPairs)
+	return true
+}
+
+// HuffmanInto writes the Huffman coding of s, padded, after dst's length,
+// where its capacity has room for huffmanMax(len(s))+8 bytes (4 a byte of
+// s and 8 more is enough), and
+// returns the code's length; or -1 for long codes, which AppendString
+// takes. HuffmanReady must have been called. It calls nothing: an
+// encoder's string writer that tries it first needs no frame of its own.
+func HuffmanInto(dst []byte, s string) int {
+	return huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), len(dst)), s)
+}
+
+// huffmanRoomy writes the Huffman coding of s, padded with 1s, at op,
+// where there is room for huffmanMax(len(s))+8 bytes, and returns its
+// length; or -1, having written only within the room, when 8 bytes take
+// more than 64 bits (or a pair more than huffmanPairMax), which
+// AppendHuffman's loop codes. huffmanPairs must be built.
+//
+// Groups of 8 bytes (4 pairs) go in one 8-byte store each, and the last
+// 0 to 7 bytes in one more with the padding: each store stays within the
+// room, the code so far being at most huffmanMax of the bytes so far.
+func huffmanRoomy(op unsafe.Pointer, s string) int {
+	t := &huffmanPairs
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	// x holds nb pending bits, right-aligned; the bits above them were
+	// written already and shift out as codes come in.
+	var x uint64
+	var nb uint
+	p, i := 0, 0
+	// Two groups a round, written out (the loop's own work is a good part
+	// of a group's), then one more for 8 to 15 bytes left.
+	for ; i+16 <= len(s); i += 16 {
+		w := (*[16]byte)(unsafe.Add(sp, i)) // in bounds: no checks
+		e0 := t[uint16(w[0])|uint16(w[1])<<8]
+		e1 := t[uint16(w[2])|uint16(w[3])<<8]
+		e2 := t[uint16(w[4])|uint16(w[5])<<8]
+		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		n := nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			return -1
+		}
+		x <<= e0 & 63
+		x |= uint64(e0 >> 9)
+		x <<= e1 & 63
+		x |= uint64(e1 >> 9)
+		x <<= e2 & 63
+		x |= uint64(e2 >> 9)
+		x <<= e3 & 63
+		x |= uint64(e3 >> 9)
+		binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+		p += int(n >> 3)
+		nb = n & 7
+		e0 = t[uint16(w[8])|uint16(w[9])<<8]
+		e1 = t[uint16(w[10])|uint16(w[11])<<8]
+		e2 = t[uint16(w[12])|uint16(w[13])<<8]
+		e3 = t[uint16(w[14])|uint16(w[15])<<8]
+		n = nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			return -1
+		}
+		x <<= e0 & 63
+		x |= uint64(e0 >> 9)
+		x <<= e1 & 63
+		x |= uint64(e1 >> 9)
+		x <<= e2 & 63
+		x |= uint64(e2 >> 9)
+		x <<= e3 & 63
+		x |= uint64(e3 >> 9)
+		binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+		p += int(n >> 3)
+		nb = n & 7
+	}
+	if i+8 <= len(s) {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		e0 := t[uint16(w[0])|uint16(w[1])<<8]
+		e1 := t[uint16(w[2])|uint16(w[3])<<8]
+		e2 := t[uint16(w[4])|uint16(w[5])<<8]
+		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		n := nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			return -1
+		}
+		x <<= e0 & 63
+		x |= uint64(e0 >> 9)
+		x <<= e1 & 63
+		x |= uint64(e1 >> 9)
+		x <<= e2 & 63
+		x |= uint64(e2 >> 9)
+		x <<= e3 & 63
+		x |= uint64(e3 >> 9)
+		binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+		p += int(n >> 3)
+		nb = n & 7
+		i += 8
+	}
+	if (len(s)-i)&1 != 0 {
+		c := huffmanCodes[s[i]]
+		x = x<<(c.bits&63) | uint64(c.code)
+		nb += uint(c.bits)
+		i++
+	}
+	// An entry of 65 (long codes) takes nb past 64.
+	for ; i+1 < len(s); i += 2 {
+		w := (*[2]byte)(unsafe.Add(sp, i))
+		e := t[uint16(w[0])|uint16(w[1])<<8]
+		x = x<<(e&63) | uint64(e>>9)
+		nb += uint(e & 0x1ff)
+	}
+	if nb > 64 {
+		return -1
+	}
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63)|^uint64(0)>>nb)
+	return p + int((nb+7)>>3)
 }
 
 // resliced is out[:n] for 0 <= n <= len(out), which the caller knows,

@@ -1,5 +1,10 @@
 package wire
 
+import (
+	"math/bits"
+	"unsafe"
+)
+
 // Huffman is a policy for coding string literals.
 type Huffman uint8
 
@@ -67,17 +72,24 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 // shorter; a shorter length prefix moves the code down.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	// The usual case apart, in a small frame: HuffmanAuto, a length that
-	// fits the prefix, and room for the longest code.
+	// fits the prefix, room for the longest code and a store past it, and
+	// codes that huffmanRoomy takes.
 	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
-	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s)) {
+	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s))+8 {
+		// Only hb, the first byte with the H flag, stays live across the
+		// calls: first and n are in it (first's low n+1 bits are zero).
+		hb := first | 1<<(n&7)
+		huffmanPairsOnce.Do(buildHuffmanPairs)
 		at := len(dst)
-		dst = AppendHuffman(dst[:at+1], s)
-		if code := len(dst) - at - 1; code < len(s) {
-			dst[at] = first | 1<<(n&7) | byte(code)
+		if code := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s); code >= 0 && code < len(s) {
+			dst = RawBytes(unsafe.SliceData(dst), at+1+code, cap(dst)) // within the room
+			dst[at] = hb | byte(code)
 			return dst
+		} else if code >= 0 {
+			return append(append(dst, hb&(hb-1)|byte(len(s))), s...)
 		}
-		dst[at] = first | byte(len(s))
-		return append(dst[:at+1], s...)
+		n = uint8(bits.TrailingZeros8(hb))
+		return appendString(dst, hb&(hb-1), n, s, HuffmanAuto)
 	}
 	return appendString(dst, first, n, s, h)
 }

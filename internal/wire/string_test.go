@@ -235,3 +235,41 @@ func ExampleAppendString() {
 	// www.example.com 13 <nil>
 	// string literal too long
 }
+
+// TestStringAutoPaths checks AppendString with HuffmanAuto against the
+// string Choose describes, on the strings TestHuffmanEncodePaths makes (short
+// and long codes, codes longer and shorter than the raw bytes), at every
+// length up to 130 (the 7-bit prefix's limit inside), and with dst's room
+// running out around the fast path's (the longest code and a store).
+func TestStringAutoPaths(t *testing.T) {
+	pieces := []string{
+		"www.example.com/",
+		"aXXXXXXXXZZZZZZZZ",
+		"\x00+ee#>eeee\x00@ee$@eeee",
+		"a\x00b\xffc\x80d\x1f",
+		"Mozilla/5.0 (X11; Linux x86_64) ",
+		"eeeeeeee\xfeeeeeeee", // one group over 64 bits, the string shorter coded
+	}
+	for _, p := range pieces {
+		text := strings.Repeat(p, 140/len(p)+1)
+		for n := 0; n <= 130; n++ {
+			s := text[:n]
+			for _, prefix := range []uint8{5, 7} {
+				pl, huff := HuffmanAuto.Choose(s)
+				want := []byte{0xaa}
+				if huff {
+					want = append(AppendInt(want, 0, prefix, uint64(pl)), AppendHuffman(nil, s)...)
+					want[1] |= 1 << prefix
+				} else {
+					want = append(AppendInt(want, 0, prefix, uint64(pl)), s...)
+				}
+				for _, spare := range []int{0, len(want), huffmanMax(n) + 8, huffmanMax(n) + 9, huffmanMax(n) + 10, 300} {
+					got := AppendString(append(make([]byte, 0, 1+spare), 0xaa), 0, prefix, s, HuffmanAuto)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("AppendString(%q, %d-bit prefix) with %d spare = %x, want %x", s, prefix, spare, got, want)
+					}
+				}
+			}
+		}
+	}
+}
