@@ -121,7 +121,8 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 		return false
 	}
 	n, v := t.Strings(e)
-	return wire.Equal(n, name) && wire.Equal(v, value)
+	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
+		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),
