@@ -145,11 +145,11 @@ func (h *fieldHistory) inserted(abs uint64, slot int32, nameOnly bool) {
 	if nameOnly {
 		slot = -1 // counts toward no name's stats (see stat)
 	}
-	m := entryMeta{plan: uint32(h.plan), slot: int8(slot), nameOnly: nameOnly}
+	m := h.metaAt(abs) // set field by field (see collect)
+	m.plan, m.nhash, m.hits, m.slot, m.nameOnly = uint32(h.plan), 0, 0, int8(slot), nameOnly
 	if slot >= 0 {
 		m.nhash = h.names[slot].hash
 	}
-	*h.metaAt(abs) = m
 }
 
 // stat returns the name stats that entry m counts toward, or nil.

@@ -276,16 +276,11 @@ func (e *Encoder) field(fields fastpath.Enumerator) (name, value string, f fastp
 	return name, value, f, -1
 }
 
-// push appends a planned field and returns it (valid until the next push),
-// for the caller to set whole: within the capacity it reslices, and the
-// element holds what an earlier section left there.
+// push appends a zero planned field and returns it (valid until the next
+// push).
 func (p *sectionPlan) push() *planField {
-	n := len(p.fields)
-	if n == cap(p.fields) {
-		p.fields = append(p.fields, planField{})
-	}
-	p.fields = p.fields[:n+1]
-	return &p.fields[n]
+	p.fields = append(p.fields, planField{})
+	return &p.fields[len(p.fields)-1]
 }
 
 // planContentLength plans content-length, held raw (n) or as a string. Both
@@ -331,7 +326,9 @@ func (e *Encoder) keep(b []byte) string {
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
 	pf := e.pl.push()
-	*pf = planField{name: name, value: value, pol: uint8(pol), fl: uint8(f & policyFlags), sn: int8(sn), slot: -1, never: pol == fastpath.NeverIndex}
+	// Field by field: a literal is built on the stack, byte by byte, and
+	// copied by 16-byte loads that wait on those stores.
+	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}

@@ -47,8 +47,9 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 	mask := t.mask()
 	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
 		l := &x.slots[(a-1)&mask]
-		if a <= hi && l.hn == hn {
-			if n, _ := t.Bytes(&t.ents[(a-1)&mask]); string(n) == name {
+		if e := &t.ents[(a-1)&mask]; a <= hi && l.hn == hn && int(e.nlen) == len(name) {
+			// Inline under 8 bytes too, where wire.Equal (and ==) call memequal.
+			if n, _ := t.Strings(e); len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name) {
 				return a - 1, true
 			}
 		}
@@ -121,7 +122,8 @@ func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) b
 		return false
 	}
 	n, v := t.Strings(e)
-	return wire.Equal(n, name) && wire.Equal(v, value)
+	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
+		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),
