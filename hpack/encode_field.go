@@ -85,7 +85,7 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		var abs uint64
 		var exactDyn, found bool
 		if idx == 0 {
-			h = e.table.HashID(0, name, value)
+			h = e.table.Hash(name, value) // HashID(0, ...), inline
 			abs, exactDyn, found = e.table.LookupHashed(h, name, value, e.lo, hi)
 		} else { // an entry that matches the name alone is of no use
 			h, abs, exactDyn = e.table.LookupExactID(nameIdx, name, value, e.lo, hi)
