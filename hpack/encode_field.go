@@ -81,13 +81,14 @@ func (e *Encoder) literal(dst []byte, grow bool, name, value string, f fastpath.
 		// set-cookie... under the default policy), whose value would
 		// need hashing for nothing.
 		hi := e.table.Inserted()
-		h, hashed = e.table.HashID(nameIdx, name, value), true
+		hashed = true
 		var abs uint64
 		var exactDyn, found bool
 		if idx == 0 {
+			h = e.table.Hash(name, value) // HashID(0, ...), inline
 			abs, exactDyn, found = e.table.LookupHashed(h, name, value, e.lo, hi)
 		} else { // an entry that matches the name alone is of no use
-			abs, exactDyn = e.table.LookupExact(h, name, value, e.lo, hi)
+			h, abs, exactDyn = e.table.LookupExactID(nameIdx, name, value, e.lo, hi)
 			found = exactDyn
 		}
 		switch {

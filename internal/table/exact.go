@@ -33,6 +33,33 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	return 0, false
 }
 
+// LookupExactID is HashID(id, name, value) for id > 0 and LookupExact
+// with its Hash, in one call: an encoder's lookup of a field with a
+// static name, which keeps h for the insert when it misses. The walk is
+// LookupExact's, written out, as a call to it cost more than its lines.
+func (t *Table) LookupExactID(id int, name, value string, lo, hi uint64) (h Hash, abs uint64, ok bool) {
+	x := &t.index
+	h.n, h.f = mix((uint64(id)+1)*hashMul1^x.seed, strHash(value, x.seed))
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+		return h, 0, false
+	}
+	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots))
+	const size = unsafe.Sizeof(slot{})
+	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > lo; {
+		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
+		if a <= hi && l.hf == h.f && t.Holds(a-1, name, value) {
+			return h, a - 1, true
+		}
+		if uint64(l.nextF)-1 >= a-1 {
+			break
+		}
+		a -= uint64(l.nextF)
+	}
+	return h, 0, false
+}
+
 // LookupName is LookupHashed for a caller that knows no entry in the range
 // holds both name and value (h is t.Hash(name, value) with any value): it
 // walks the name's chain alone and returns the newest entry with the name.

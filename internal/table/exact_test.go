@@ -106,3 +106,26 @@ func TestDuplicateAndHashOf(t *testing.T) {
 		t.Fatal("Duplicate of an entry not inserted yet succeeded")
 	}
 }
+
+// TestLookupExactID checks LookupExactID against HashID and LookupExact,
+// over random inserts keyed by ID and random ranges.
+func TestLookupExactID(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var tb Table
+	tb.Init(512, true)
+	for range 5000 {
+		id := 1 + r.IntN(3)
+		name, value := "n"+strconv.Itoa(id), "v"+strconv.Itoa(r.IntN(8))
+		if r.IntN(3) == 0 {
+			tb.AddHashed(tb.HashID(id, name, value), name, value)
+		}
+		lo := tb.Inserted() - uint64(r.IntN(tb.Len()+1))
+		hi := tb.Inserted() - uint64(r.IntN(int(tb.Inserted()-lo)+1))
+		want := tb.HashID(id, name, value)
+		wabs, wok := tb.LookupExact(want, name, value, lo, hi)
+		h, abs, ok := tb.LookupExactID(id, name, value, lo, hi)
+		if h != want || ok != wok || ok && abs != wabs {
+			t.Fatalf("LookupExactID %d %q [%d,%d) = %v %d %v, want %v %d %v", id, value, lo, hi, h, abs, ok, want, wabs, wok)
+		}
+	}
+}

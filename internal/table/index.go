@@ -1,6 +1,9 @@
 package table
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"unsafe"
+)
 
 // index is the encoders' hashed lookup: two chained hash tables, by name and
 // by name+value, in one slice parallel to Table.ents, whose slot i holds
@@ -143,10 +146,42 @@ func (t *Table) HashID(id int, name, value string) Hash {
 
 // LookupHashed is Lookup for a field whose Hash the caller holds: h must be
 // t.Hash(name, value), or HashID's for the name.
+//
+// It is LookupExact and then LookupName, their walks written out: two
+// calls cost more than their lines (an HPACK encoder's every field with a
+// name of its own).
 func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
-	if abs, ok := t.LookupExact(h, name, value, lo, hi); ok {
-		return abs, true, true
+	x := &t.index
+	lo = max(lo, t.first)
+	hi = min(hi, t.inserted)
+	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+		return 0, false, false
 	}
-	abs, found = t.LookupName(h, name, lo, hi)
-	return abs, false, found
+	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots))
+	const size = unsafe.Sizeof(slot{})
+	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > lo; {
+		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
+		if a <= hi && l.hf == h.f && t.Holds(a-1, name, value) {
+			return a - 1, true, true
+		}
+		if uint64(l.nextF)-1 >= a-1 {
+			break
+		}
+		a -= uint64(l.nextF)
+	}
+	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.n)&mask)*size)).headN); a > lo; {
+		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
+		if a <= hi && l.hn == h.n {
+			if e := t.ent(a - 1); int(e.nlen) == len(name) {
+				if n, _ := t.Strings(e); n == name {
+					return a - 1, false, true
+				}
+			}
+		}
+		if uint64(l.nextN)-1 >= a-1 {
+			break
+		}
+		a -= uint64(l.nextN)
+	}
+	return 0, false, false
 }
