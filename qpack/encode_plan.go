@@ -2,6 +2,7 @@ package qpack
 
 import (
 	"math"
+	"slices"
 
 	"github.com/hqpack/hqpack/internal/field"
 	"github.com/hqpack/hqpack/internal/wire"
@@ -165,9 +166,9 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			continue
 		}
 		if n := len(p.fields); early && n < cap(p.fields) {
-			// The kind is checked here, inline: most lines are not
-			// remembered, and a call each cost more than the check.
-			if m := &p.fields[:n+1][n]; m.kind == repDynamic && m.memo != 0 && e.planRemembered(m, name, value, f) {
+			// The memo (only a repDynamic line has one) is checked here,
+			// inline: most lines are not remembered, a call each cost more.
+			if m := &p.fields[:n+1][n]; m.memo != 0 && e.planRemembered(m, name, value, f) {
 				continue
 			}
 		}
@@ -198,18 +199,18 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	// The second pass, and the references in field order, each entry<<1,
 	// | 1 for a name's (in the scratch of collectBlocked, which Plan no
 	// longer needs), for finishPlan.
-	refs := e.blocked[:0]
+	refs, n := slices.Grow(e.blocked[:0], len(p.fields))[:len(p.fields)], 0
 	for i := range p.fields {
 		f := &p.fields[i]
 		if f.kind == repPending {
 			e.choose(f)
 		}
-		if k := f.kind; k == repDynamic || k == repLitDynamic {
-			refs = append(refs, f.ref<<1|uint64(k-repDynamic)/2)
-		}
+		d := f.kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
+		refs[n] = f.ref<<1 | uint64(d)/2
+		n += int((uint64(d&^2) - 1) >> 63)
 	}
-	e.blocked = refs
-	e.finishPlan(refs)
+	e.blocked = refs[:n]
+	e.finishPlan(e.blocked)
 	return p.total
 }
 
@@ -276,10 +277,9 @@ func (e *Encoder) field(fields fastpath.Enumerator) (name, value string, f fastp
 	return name, value, f, -1
 }
 
-// push appends a zero planned field and returns it (valid until the next
-// push).
+// push appends a planned field, not zeroed (its writers set all), valid until the next push.
 func (p *sectionPlan) push() *planField {
-	p.fields = append(p.fields, planField{})
+	p.fields = slices.Grow(p.fields, 1)[:len(p.fields)+1]
 	return &p.fields[len(p.fields)-1]
 }
 
@@ -326,9 +326,9 @@ func (e *Encoder) keep(b []byte) string {
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
 	pf := e.pl.push()
-	// Field by field: a literal is built on the stack, byte by byte, and
-	// copied by 16-byte loads that wait on those stores.
+	// Field by field: a literal's stack copy stalls on store forwarding.
 	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
+	pf.ref, pf.h, pf.nlen, pf.vlen, pf.kind, pf.nhuff, pf.vhuff, pf.memo = 0, table.Hash{}, 0, 0, repPending, false, false, 0
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}
