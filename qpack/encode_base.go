@@ -2,26 +2,25 @@ package qpack
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/hqpack/hqpack/internal/qinstr"
 	"github.com/hqpack/hqpack/internal/wire"
 )
 
-// finishPlan chooses the Base, sizes every line and registers the section;
-// refs are the references in field order, each entry<<1, | 1 for a name's.
-func (e *Encoder) finishPlan(refs []uint64) {
+// finishPlan chooses the Base, sizes every line and registers the section.
+func (e *Encoder) finishPlan() {
 	p := &e.pl
-	p.ric, p.base, p.refs = 0, 0, 0
+	p.ric, p.base = 0, 0
 	if p.minRef != ^uint64(0) { // a reference
-		// The length of the references with the Base at the Required
-		// Insert Count.
 		p.ric = p.maxRef + 1
-		n := baseLen(p.ric, p.ric)
-		for _, r := range refs {
-			n += relLen(p.ric-1-r>>1, 63>>(2*(r&1)))
+		p.base = p.ric
+		// With the Base at the Required Insert Count, a byte per reference
+		// and for the Base unless one is 63 below it or more (a name's, 15):
+		// then nothing is shorter, and no list of references is needed.
+		if p.maxRef-p.minRef >= 63 || p.maxRef-min(p.minName, p.maxRef) >= 15 {
+			p.base = e.chooseBase()
 		}
-		p.refs = len(refs)
-		p.base = p.chooseBase(refs, n)
 	}
 	p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
 	p.total = p.prefixLen
@@ -45,12 +44,23 @@ const maxBaseCandidates = 16
 // relative, Delta Base 0), unless a lower Base is strictly shorter; the
 // candidates are the Insert Count when planning began (entries inserted for
 // the section become post-base) and one past each referenced entry.
-// ricLen is refsLen(p.ric, p.ric, refs).
-func (p *sectionPlan) chooseBase(refs []uint64, ricLen int) uint64 {
-	best, bestLen := p.ric, ricLen
-	if bestLen <= p.refs+1 {
-		return best // a byte per reference and for the Base: nothing is shorter
+func (e *Encoder) chooseBase() uint64 {
+	p := &e.pl
+	// The references in field order, each entry<<1, | 1 for a name's.
+	refs, n := slices.Grow(e.blocked[:0], len(p.fields))[:len(p.fields)], 0
+	for i := range p.fields {
+		f := &p.fields[i]
+		d := f.kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
+		refs[n] = f.ref<<1 | uint64(d)/2
+		n += int((uint64(d&^2) - 1) >> 63)
 	}
+	refs = refs[:n]
+	e.blocked = refs
+	bestLen := baseLen(p.ric, p.ric) // with the Base at the Required Insert Count
+	for _, r := range refs {
+		bestLen += relLen(p.ric-1-r>>1, 63>>(2*(r&1)))
+	}
+	best := p.ric
 	var c *baseCounts
 	if len(refs) >= baseCountsMin && p.ric-p.minRef <= baseWindow {
 		c = &baseCounts{}
@@ -68,7 +78,7 @@ func (p *sectionPlan) chooseBase(refs []uint64, ricLen int) uint64 {
 			best, bestLen = p.start, l
 		}
 	}
-	for i, tried := 0, 0; i < len(refs) && bestLen > p.refs+1 && tried < maxBaseCandidates; i++ {
+	for i, tried := 0, 0; i < len(refs) && bestLen > len(refs)+1 && tried < maxBaseCandidates; i++ {
 		if b := refs[i]>>1 + 1; b < p.ric {
 			if l := lenAt(b); l < bestLen {
 				best, bestLen = b, l

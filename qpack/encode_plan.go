@@ -61,7 +61,6 @@ type sectionPlan struct {
 	fields    []planField
 	stream    uint64
 	ric, base uint64
-	refs      int // dynamic references
 	prefixLen int
 	total     int
 	next      int // next unit to write: -1 the prefix, then fields[next]
@@ -79,6 +78,7 @@ type sectionPlan struct {
 	start    uint64 // Insert Count when planning began
 	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
 	maxRef   uint64 // largest absolute index referenced, when minRef is not
+	minName  uint64 // smallest absolute index referenced by a name (max uint64 when none)
 	canBlock bool   // may reference entries not known to be received
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
@@ -125,7 +125,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	}
 	p := &e.pl
 	p.start = e.tbl.Inserted()
-	p.minRef = ^uint64(0)
+	p.minRef, p.minName = ^uint64(0), ^uint64(0)
 	p.maxRef = 0
 	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
 	p.canBlock = false
@@ -142,6 +142,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	late := p.canBlock && e.ack == AckNever && !blocked
 	early := p.dynamic && !late
 	e.scratch = e.scratch[:0]
+	pending := e.blocked[:0] // lines for the second pass (collectBlocked's scratch, free now)
 	// A FieldList is read by index, its methods inlined: no dynamic call a
 	// field, and its raw Content-Length comes with the field.
 	l, _ := fields.(*fastpath.FieldList)
@@ -185,32 +186,26 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		if early && pf.kind == repPending {
 			e.preInsert(pf)
 		}
+		if pf.kind == repPending {
+			pending = append(pending, uint64(len(p.fields)-1))
+		}
 	}
 	if late {
 		if !e.worthBlocking() {
 			p.canBlock = false
 		}
-		for i := range p.fields {
-			if p.fields[i].kind == repPending {
-				e.preInsert(&p.fields[i])
-			}
+		for _, i := range pending {
+			e.preInsert(&p.fields[i])
 		}
 	}
-	// The second pass, and the references in field order, each entry<<1,
-	// | 1 for a name's (in the scratch of collectBlocked, which Plan no
-	// longer needs), for finishPlan.
-	refs, n := slices.Grow(e.blocked[:0], len(p.fields))[:len(p.fields)], 0
-	for i := range p.fields {
-		f := &p.fields[i]
-		if f.kind == repPending {
+	// The second pass, over the lines still pending.
+	for _, i := range pending {
+		if f := &p.fields[i]; f.kind == repPending {
 			e.choose(f)
 		}
-		d := f.kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
-		refs[n] = f.ref<<1 | uint64(d)/2
-		n += int((uint64(d&^2) - 1) >> 63)
 	}
-	e.blocked = refs[:n]
-	e.finishPlan(e.blocked)
+	e.blocked = pending // (kept, grown)
+	e.finishPlan()
 	return p.total
 }
 
@@ -410,6 +405,7 @@ func (e *Encoder) choose(pf *planField) {
 		pf.kind, pf.ref = repLitStatic, uint64(pf.sn)
 	case nameFound:
 		e.reference(nameAbs)
+		p.minName = min(p.minName, nameAbs)
 		pf.kind, pf.ref = repLitDynamic, nameAbs
 	default:
 		pf.kind = repLitName

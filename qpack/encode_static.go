@@ -50,7 +50,7 @@ func (e *Encoder) planStatic(fields fastpath.Enumerator) int {
 	p := &e.pl
 	p.buf = e.appendStatic(p.buf[:0], fields, true)
 	p.buffered = true
-	p.ric, p.base, p.refs = 0, 0, 0
+	p.ric, p.base = 0, 0
 	p.prefixLen = len(staticPrefix)
 	p.total = len(p.buf)
 	p.off, p.unit = 0, 0
