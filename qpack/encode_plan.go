@@ -230,7 +230,7 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 		m.pol, m.fl = uint8(pol), fl
 	}
 	abs, hi := m.ref, e.refLimit()
-	if !e.tbl.Recheck(m.h, name, value, abs, abs+uint64(m.memo), p.drainLo, hi) {
+	if abs < p.drainLo || !e.tbl.Recheck(&m.h, name, value, abs, abs+uint64(m.memo), hi) {
 		return false
 	}
 	// What collect and preInsert write: the rest of m is the same line
@@ -323,7 +323,7 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 	pf := e.pl.push()
 	// Field by field: a literal's stack copy stalls on store forwarding.
 	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
-	pf.ref, pf.h, pf.nlen, pf.vlen, pf.kind, pf.nhuff, pf.vhuff, pf.memo = 0, table.Hash{}, 0, 0, repPending, false, false, 0
+	pf.kind, pf.memo = repPending, 0 // ref, h and the lengths: set before read, by the passes
 	if sx >= 0 && !pf.never {
 		pf.kind, pf.ref = repStatic, uint64(sx)
 	}

@@ -120,15 +120,16 @@ func (t *Table) LookupExactAll(h Hash, name, value string, lo, hi uint64) (abs u
 // maxRecheck bounds the entries Recheck scans.
 const maxRecheck = 16
 
-// Recheck reports whether LookupExact(h, name, value, lo, hi) returns abs,
-// where an earlier LookupExact of the same name and value, with since as
-// its hi, returned abs: the entries between abs and since were then known
-// not to hold them, so only the entries from since on need a look, and
-// only at their hashes. It answers false, as if it missed, when more than
-// a few entries came since.
-func (t *Table) Recheck(h Hash, name, value string, abs, since, lo, hi uint64) bool {
+// Recheck reports whether LookupExact(*h, name, value, lo, hi) returns
+// abs, for a lo not above abs (the caller checks it: with h a pointer, the
+// arguments fit in registers), where an earlier LookupExact of the same
+// name and value, with since as its hi, returned abs: the entries between
+// abs and since were then known not to hold them, so only the entries from
+// since on need a look, and only at their hashes. It answers false, as if
+// it missed, when more than a few entries came since.
+func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) bool {
 	hi = min(hi, t.inserted)
-	if abs < max(lo, t.first) || abs >= hi || !t.indexed || since <= abs {
+	if abs < t.first || abs >= hi || !t.indexed || since <= abs {
 		return false
 	}
 	if since < hi {

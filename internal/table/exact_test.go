@@ -43,7 +43,7 @@ func TestLookupExactRecheck(t *testing.T) {
 				if m.name != name || m.value != value {
 					continue
 				}
-				if tb.Recheck(h, name, value, m.abs, m.since, lo, hi) {
+				if m.abs >= lo && tb.Recheck(&h, name, value, m.abs, m.since, hi) {
 					if !ok || abs != m.abs {
 						t.Fatalf("round %d: Recheck says %d for %q %q [%d,%d), LookupExact %d %v", round, m.abs, name, value, lo, hi, abs, ok)
 					}
