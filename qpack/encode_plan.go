@@ -274,7 +274,10 @@ func (e *Encoder) field(fields fastpath.Enumerator) (name, value string, f fastp
 
 // push appends a planned field, not zeroed (its writers set all), valid until the next push.
 func (p *sectionPlan) push() *planField {
-	p.fields = slices.Grow(p.fields, 1)[:len(p.fields)+1]
+	if len(p.fields) == cap(p.fields) {
+		p.fields = slices.Grow(p.fields, 1)
+	}
+	p.fields = p.fields[:len(p.fields)+1] // (the length alone: no write barrier)
 	return &p.fields[len(p.fields)-1]
 }
 
