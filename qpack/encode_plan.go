@@ -290,7 +290,7 @@ func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value 
 
 // contentLengthField returns the planned line of content-length.
 func (e *Encoder) contentLengthField(f fastpath.Flags, n uint64, raw bool, value string) planField {
-	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, name: "content-length", sn: staticContentLength, slot: -1}
+	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, sn: staticContentLength, slot: -1} // (no name: written from ref)
 	zero := raw && n == 0 || !raw && value == "0"
 	switch {
 	case zero && !pf.never:
@@ -324,12 +324,16 @@ func (e *Encoder) keep(b []byte) string {
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pol := decide(e.indexing, f, sn, len(value))
 	pf := e.pl.push()
+	pf.memo = 0
+	if sx >= 0 && pol != fastpath.NeverIndex {
+		// Written from ref alone, and never remembered: no strings (as a
+		// line past the plan holds none) nor policy.
+		pf.kind, pf.ref = repStatic, uint64(sx)
+		return pf
+	}
 	// Field by field: a literal's stack copy stalls on store forwarding.
 	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
-	pf.kind, pf.memo = repPending, 0 // ref, h and the lengths: set before read, by the passes
-	if sx >= 0 && !pf.never {
-		pf.kind, pf.ref = repStatic, uint64(sx)
-	}
+	pf.kind = repPending // ref, h and the lengths: set before read, by the passes
 	return pf
 }
 

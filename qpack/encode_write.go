@@ -107,7 +107,7 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		default:
 			dst = e.appendLine(dst, f, base)
 		}
-		if f.kind != repDynamic { // (which holds no strings: see noStrings)
+		if f.kind > repDynamic { // (the indexed lines hold no strings: see noStrings, collect)
 			f.name, f.value = "", "" // written: sectionDone need not clear it
 		}
 	}
