@@ -62,7 +62,7 @@ func (e *Encoder) chooseBase() uint64 {
 	}
 	best := p.ric
 	var c *baseCounts
-	if len(refs) >= baseCountsMin && p.ric-p.minRef <= baseWindow {
+	if len(refs) >= baseCountsMin && len(refs) <= 0xffff && p.ric-p.minRef <= baseWindow {
 		c = &baseCounts{}
 		c.init(p.minRef, p.ric, refs)
 	}
@@ -100,49 +100,38 @@ const (
 )
 
 // baseCounts holds, for the references at absolute index lo + o, the
-// number of indexed-line references (idx) and of name references (name)
-// below each o.
+// number of indexed-line references (low 16 bits) and of name references
+// (high 16) below each o: one sum a step.
 type baseCounts struct {
-	lo        uint64
-	w         int
-	idx, name [baseWindow + 1]uint16
+	lo  uint64
+	w   int
+	tot uint32 // n[w]
+	n   [baseWindow + 1]uint32
 }
 
 func (c *baseCounts) init(lo, ric uint64, refs []uint64) {
 	c.lo, c.w = lo, int(ric-lo)
 	for _, r := range refs {
-		o := int(r>>1-lo) + 1
-		if r&1 == 0 {
-			c.idx[o]++
-		} else {
-			c.name[o]++
-		}
+		c.n[int(r>>1-lo)+1] += 1 << (16 * (r & 1))
 	}
 	for o := 1; o <= c.w; o++ {
-		c.idx[o] += c.idx[o-1]
-		c.name[o] += c.name[o-1]
+		c.n[o] += c.n[o-1]
 	}
+	c.tot = c.n[c.w]
 }
 
 // below returns the counts of references to entries below abs t.
-func (c *baseCounts) below(t int64) (idx, name int) {
-	o := min(max(t-int64(c.lo), 0), int64(c.w))
-	return int(c.idx[o]), int(c.name[o])
+func (c *baseCounts) below(t int64) uint32 {
+	return c.n[min(max(t-int64(c.lo), 0), int64(c.w))]
 }
 
 // refsLen is refsLen(ric, b, refs) for lo <= b <= ric.
 func (c *baseCounts) refsLen(ric, b uint64, n int) int {
-	l := baseLen(ric, b) + n
 	// Relative: two bytes from b-1-r >= 63 (indexed) or 15 (name).
-	i, _ := c.below(int64(b) - 63)
-	_, m := c.below(int64(b) - 15)
-	l += i + m
 	// Post-base: two bytes from r-b >= 15 (indexed) or 7 (name).
-	ti, _ := c.below(int64(c.lo) + int64(c.w))
-	i, _ = c.below(int64(b) + 15)
-	_, tm := c.below(int64(c.lo) + int64(c.w))
-	_, m = c.below(int64(b) + 7)
-	return l + ti - i + tm - m
+	i, m := c.below(int64(b)-63)&0xffff, c.below(int64(b)-15)>>16
+	pi, pm := c.below(int64(b)+15)&0xffff, c.below(int64(b)+7)>>16
+	return baseLen(ric, b) + n + int(i+m+c.tot&0xffff-pi+c.tot>>16-pm)
 }
 
 // refsLen returns the bytes that depend on the Base: the Base's part of the
