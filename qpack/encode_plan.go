@@ -142,7 +142,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	late := p.canBlock && e.ack == AckNever && !blocked
 	early := p.dynamic && !late
 	e.scratch = e.scratch[:0]
-	pending := e.blocked[:0] // lines for the second pass (collectBlocked's scratch, free now)
+	e.blocked = e.blocked[:0] // lines for the second pass (collectBlocked's scratch, free now)
 	// A FieldList is read by index, its methods inlined: no dynamic call a
 	// field, and its raw Content-Length comes with the field.
 	l, _ := fields.(*fastpath.FieldList)
@@ -187,24 +187,23 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.preInsert(pf)
 		}
 		if pf.kind == repPending {
-			pending = append(pending, uint64(len(p.fields)-1))
+			e.blocked = append(e.blocked, uint64(len(p.fields)-1)) // (not a local: fewer spills)
 		}
 	}
 	if late {
 		if !e.worthBlocking() {
 			p.canBlock = false
 		}
-		for _, i := range pending {
+		for _, i := range e.blocked {
 			e.preInsert(&p.fields[i])
 		}
 	}
 	// The second pass, over the lines still pending.
-	for _, i := range pending {
+	for _, i := range e.blocked {
 		if f := &p.fields[i]; f.kind == repPending {
 			e.choose(f)
 		}
 	}
-	e.blocked = pending // (kept, grown)
 	e.finishPlan()
 	return p.total
 }
