@@ -42,7 +42,8 @@ type planField struct {
 	ref uint64
 	h   table.Hash // of name and value, for every lookup and the insert
 	// nlen and vlen are the payload lengths of the literal name and value,
-	// or -1 when not chosen (see choice).
+	// or -1 when not chosen (see choice); for a dynamic indexed line, the
+	// lengths of its strings (as collect sets them), for planRemembered.
 	nlen, vlen   int32
 	kind         repKind
 	never        bool
@@ -216,6 +217,9 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 // dynamic line (kind repDynamic, memo not 0). (Remembering static lines as well paid 1.5 % on the
 // 4096 trace row, under issue 17's 5 % bar: they go through the lookup.)
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
+	if m.nlen != int32(len(name)) || m.vlen != int32(len(value)) {
+		return false // another field: told without a look at the table
+	}
 	p := &e.pl
 	// The entry holds the strings that gave m.sn, and no static entry
 	// matched them exactly. With the same flags, the policy is m's, which
@@ -332,6 +336,7 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 	}
 	// Field by field: a literal's stack copy stalls on store forwarding.
 	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
+	pf.nlen, pf.vlen = int32(len(name)), int32(len(value))
 	pf.kind = repPending // ref, h and the lengths: set before read, by the passes
 	return pf
 }
