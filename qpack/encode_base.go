@@ -22,9 +22,10 @@ func (e *Encoder) finishPlan() {
 			p.base = e.chooseBase()
 		}
 	}
-	p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
-	p.total = p.prefixLen
+	p.prefixLen, p.total = 0, 0 // lazy: not asked for (nor the division of EncodeRIC)
 	if !p.lazy {
+		p.prefixLen = prefixLen(p.ric, p.base, e.maxEntries)
+		p.total = p.prefixLen
 		for i := range p.fields {
 			p.total += p.fields[i].lineLen(p.base, e.huff)
 		}
