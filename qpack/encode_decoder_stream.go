@@ -72,7 +72,14 @@ func (e *Encoder) decoderInstruction(p []byte) (int, error) {
 	if b&0x80 != 0 {
 		prefix = 7
 	}
-	v, l, err := wire.ReadInt(p, prefix)
+	var v, l, err = uint64(0), 3, error(nil)
+	if b == 0xff && len(p) >= 3 && p[1] >= 0x80 && p[2] < 0x80 {
+		// A Section Acknowledgment of stream 255 to 16,510, the usual
+		// kind: read here, with none of ReadInt's two calls.
+		v = 127 + uint64(p[1]&0x7f) + uint64(p[2])<<7
+	} else {
+		v, l, err = wire.ReadInt(p, prefix)
+	}
 	if err == wire.ErrTruncated {
 		return 0, nil
 	}
