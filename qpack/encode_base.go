@@ -219,10 +219,11 @@ func (f *planField) lineLen(base uint64, h wire.Huffman) int {
 
 // baseLen returns the length of the Delta Base part of a prefix.
 func baseLen(ric, base uint64) int {
+	d := ric - base - 1
 	if base >= ric {
-		return wire.IntLen(7, base-ric)
+		d = base - ric
 	}
-	return wire.IntLen(7, ric-base-1)
+	return wire.IntLen(7, d) // (one call of it: baseLen inlines)
 }
 
 // prefixLen returns the length of the Encoded Field Section Prefix.
