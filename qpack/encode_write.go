@@ -93,22 +93,27 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		p.next = 0
 	}
 	fs, base := p.fields[p.next:], p.base
-	for i := range fs {
-		f := &fs[i]
-		switch f.kind {
-		case repStatic:
-			dst = wire.AppendInt(dst, 0xc0, 6, f.ref)
-		case repDynamic:
-			if f.ref < base {
-				dst = wire.AppendInt(dst, 0x80, 6, base-1-f.ref)
-			} else {
-				dst = wire.AppendInt(dst, 0x10, 4, f.ref-base)
+	for i := 0; i < len(fs); i++ {
+		dst = slices.Grow(dst, len(fs)-i) // room for a run of one-byte indexed lines: no call in it
+		for ; i < len(fs); i++ {
+			f, b := &fs[i], byte(0)
+			switch {
+			case f.kind == repStatic && f.ref < 63:
+				b = 0xc0 | byte(f.ref)
+			case f.kind == repDynamic && f.ref < base && base-1-f.ref < 63:
+				b = 0x80 | byte(base-1-f.ref)
+			case f.kind == repDynamic && f.ref >= base && f.ref-base < 15:
+				b = 0x10 | byte(f.ref-base)
 			}
-		default:
-			dst = e.appendLine(dst, f, base)
+			if b == 0 {
+				break
+			}
+			dst = dst[:len(dst)+1]
+			dst[len(dst)-1] = b
 		}
-		if f.kind > repDynamic { // (the indexed lines hold no strings: see noStrings, collect)
-			f.name, f.value = "", "" // written: sectionDone need not clear it
+		if i < len(fs) { // any other line (an indexed one holds no strings: noStrings, collect)
+			dst = e.appendLine(dst, &fs[i], base)
+			fs[i].name, fs[i].value = "", "" // written: sectionDone need not clear it
 		}
 	}
 	if p.next == 0 {
