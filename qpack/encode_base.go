@@ -126,7 +126,8 @@ func (c *baseCounts) below(t int64) uint32 {
 	return c.n[min(max(t-int64(c.lo), 0), int64(c.w))]
 }
 
-// refsLen is refsLen(ric, b, refs) for lo <= b <= ric.
+// refsLen returns the bytes that depend on Base b (its part of the prefix
+// and every reference's index part; the tests' refsLen) for lo <= b <= ric.
 func (c *baseCounts) refsLen(ric, b uint64, n int) int {
 	// Relative: two bytes from b-1-r >= 63 (indexed) or 15 (name).
 	// Post-base: two bytes from r-b >= 15 (indexed) or 7 (name).
@@ -135,22 +136,7 @@ func (c *baseCounts) refsLen(ric, b uint64, n int) int {
 	return baseLen(ric, b) + n + int(i+m+c.tot&0xffff-pi+c.tot>>16-pm)
 }
 
-// refsLen returns the bytes that depend on the Base: the Base's part of the
-// prefix and the index part of each reference (see finishPlan).
-func refsLen(ric, base uint64, refs []uint64) int {
-	n := baseLen(ric, base)
-	for _, r := range refs {
-		ref, name := r>>1, r&1
-		if ref < base {
-			n += relLen(base-1-ref, 63>>(2*name)) // 6 or 4 prefix bits
-		} else {
-			n += relLen(ref-base, 15>>name) // 4 or 3
-		}
-	}
-	return n
-}
-
-// refsLenUnder is refsLen(ric, base, refs), or a length at least bound,
+// refsLenUnder is that length for any Base, or one at least bound,
 // not exact, as soon as it reaches bound: every reference takes a byte,
 // so the count starts there and adds the bytes past the first.
 func refsLenUnder(ric, base uint64, refs []uint64, bound int) int {

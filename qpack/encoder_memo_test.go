@@ -117,3 +117,19 @@ func TestRefsLenUnder(t *testing.T) {
 		}
 	}
 }
+
+// refsLen returns the bytes that depend on the Base: the Base's part of the
+// prefix and the index part of each reference (chooseBase's refs), as the
+// Base search's counts and refsLenUnder must find it.
+func refsLen(ric, base uint64, refs []uint64) int {
+	n := baseLen(ric, base)
+	for _, r := range refs {
+		ref, name := r>>1, r&1
+		if ref < base {
+			n += relLen(base-1-ref, 63>>(2*name)) // 6 or 4 prefix bits
+		} else {
+			n += relLen(ref-base, 15>>name) // 4 or 3
+		}
+	}
+	return n
+}
