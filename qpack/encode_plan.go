@@ -81,6 +81,7 @@ type sectionPlan struct {
 	maxRef   uint64 // largest absolute index referenced, when minRef is not
 	minName  uint64 // smallest absolute index referenced by a name (max uint64 when none)
 	canBlock bool   // may reference entries not known to be received
+	early    bool   // the first pass runs as the fields are read
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
 	drainLo  uint64 // entries below it are draining: not referenced (set by every insert)
@@ -141,7 +142,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	// The first pass runs as the fields are read, except with AckNever
 	// when worthBlocking must see the whole section before any lookup.
 	late := p.canBlock && e.ack == AckNever && !blocked
-	early := p.dynamic && !late
+	p.early = p.dynamic && !late // (a field, not a local reloaded after every call)
 	e.scratch = e.scratch[:0]
 	e.blocked = e.blocked[:0] // lines for the second pass (collectBlocked's scratch, free now)
 	// A FieldList is read by index, its methods inlined: no dynamic call a
@@ -167,7 +168,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.planContentLength(f, uint64(raw), true, "")
 			continue
 		}
-		if n := len(p.fields); early && n < cap(p.fields) {
+		if n := len(p.fields); p.early && n < cap(p.fields) {
 			// The memo (only a repDynamic line has one) is checked here,
 			// inline: most lines are not remembered, a call each cost more.
 			if m := &p.fields[:n+1][n]; m.memo != 0 && e.planRemembered(m, name, value, f) {
@@ -184,7 +185,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			continue
 		}
 		pf := e.collect(name, value, f, sx, sn)
-		if early && pf.kind == repPending {
+		if p.early && pf.kind == repPending {
 			e.preInsert(pf)
 		}
 		if pf.kind == repPending {
