@@ -304,7 +304,7 @@ func (e *Encoder) ackSection(id uint64) bool {
 	for i := range e.out {
 		if e.out[i].stream == id {
 			e.krc = max(e.krc, e.out[i].ric)
-			e.out = append(e.out[:i], e.out[i+1:]...)
+			e.out = e.out[:i+copy(e.out[i:], e.out[i+1:])] // (the length alone: no pointer store)
 			return true
 		}
 	}
