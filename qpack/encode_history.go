@@ -27,6 +27,7 @@ type fieldHistory struct {
 	meta   []entryMeta         // by absolute index & (len-1), len a power of two
 	plan   uint64              // number of the section being planned
 	name   uint64              // strHash of the name sawName saw last
+	named  [2]uint64           // bit sn: an entry had static name sn since Init
 }
 
 const (

@@ -165,6 +165,14 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	var idx uint64
 	if sn >= 0 {
 		kind, idx = 1, uint64(sn)
+		if b := uint64(1) << (sn & 63); e.hist.named[sn>>6]&b == 0 {
+			e.hist.named[sn>>6] |= b // preInsert may have left fields of the name unhashed
+			for i := range e.pl.fields {
+				if f := &e.pl.fields[i]; int(f.sn) == sn && f.kind == repPending {
+					f.h = e.tbl.HashID(sn+1, f.name, f.value)
+				}
+			}
+		}
 	}
 	// A field is inserted only when no live entry holds it (insertField):
 	// its name's chain alone gives the answer. A name alone may be held,

@@ -340,6 +340,14 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 // pays, or insert its name alone. Name references wait for choose.
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
+	// Nothing needs the hash of a never-indexed field with a static name, or
+	// of a NoIndex one whose name no entry had (see emitInsert): no lookup.
+	if pf.sn >= 0 && (pf.never || fastpath.Flags(pf.pol) == fastpath.NoIndex && e.hist.named[pf.sn>>6&1]>>(pf.sn&63)&1 == 0) {
+		if !pf.never {
+			pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
+		}
+		return
+	}
 	var vh uint64 // the value's hash, for the history
 	// A name of the static table is keyed by its index, not hashed: every
 	// hash of the encoder's table keys names so (worthBlocking too; a name
