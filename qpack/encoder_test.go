@@ -468,5 +468,10 @@ func TestEncoderNoIndexNameInsertedLater(t *testing.T) {
 		if sec := e.AppendSection(0, nil, newEtFields(f)); len(sec) != 4 || e.InsertCount() != 1 {
 			t.Fatalf("ack %d: section %x, %d inserts", ack, sec, e.InsertCount())
 		}
+		f = []etField{{Name: "if-modified-since", Value: "x"}, {Name: "accept-language", Value: "y", Flags: fastpath.Index},
+			{Name: "if-modified-since", Value: "x", Flags: fastpath.Index}}
+		if sec := e.AppendSection(4, nil, newEtFields(f)); len(sec) != 5 || e.InsertCount() != 3 {
+			t.Fatalf("ack %d: section %x, %d inserts", ack, sec, e.InsertCount())
+		}
 	}
 }
