@@ -7,7 +7,7 @@ import (
 )
 
 // TestLookupExactRecheck checks LookupExact against LookupHashed's exact
-// answers, LookupExactAll against two LookupExacts, and Recheck against LookupExact, over random inserts (few
+// answers, LookupExactAllID against two LookupExacts, and Recheck against LookupExact, over random inserts (few
 // distinct fields, so that copies of one field abound) and random ranges.
 func TestLookupExactRecheck(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -34,10 +34,13 @@ func TestLookupExactRecheck(t *testing.T) {
 			if ok != exact || ok && abs != wabs {
 				t.Fatalf("round %d: LookupExact %q %q [%d,%d) = %d %v, LookupHashed %d %v", round, name, value, lo, hi, abs, ok, wabs, exact)
 			}
-			aabs, aok, newest, held := tb.LookupExactAll(h, name, value, lo, hi)
+			ah, _, aabs, aok, newest, held := tb.LookupExactAllID(0, name, value, lo, hi)
+			if ah != h {
+				t.Fatalf("round %d: LookupExactAllID's Hash %v, Hash's %v", round, ah, h)
+			}
 			nabs, nok := tb.LookupExact(h, name, value, 0, tb.Inserted())
 			if aok != ok || ok && aabs != abs || held != nok || held && newest != nabs {
-				t.Fatalf("round %d: LookupExactAll %q %q [%d,%d) = %d %v %d %v, want %d %v %d %v", round, name, value, lo, hi, aabs, aok, newest, held, abs, ok, nabs, nok)
+				t.Fatalf("round %d: LookupExactAllID %q %q [%d,%d) = %d %v %d %v, want %d %v %d %v", round, name, value, lo, hi, aabs, aok, newest, held, abs, ok, nabs, nok)
 			}
 			for _, m := range memos {
 				if m.name != name || m.value != value {
