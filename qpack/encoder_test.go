@@ -457,7 +457,8 @@ func TestEncoderTrailers(t *testing.T) {
 
 // TestEncoderNoIndexNameInsertedLater: a NoIndex field whose static name no
 // entry has had is planned without a hash; when a later field of the same
-// section inserts it, the first still references the new entry.
+// section inserts it, the first still references the new entry. The names
+// of static indices 8 and 72 share a bit of the encoder's record of names.
 func TestEncoderNoIndexNameInsertedLater(t *testing.T) {
 	for _, ack := range []AckMode{AckImmediate, AckNever} {
 		cfg := etDynamic(4096, 100)
