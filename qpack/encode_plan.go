@@ -342,7 +342,7 @@ func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
 	// Nothing needs the hash of a never-indexed field with a static name, or
 	// of a NoIndex one whose name no entry had (see emitInsert): no lookup.
-	if pf.sn >= 0 && (pf.never || fastpath.Flags(pf.pol) == fastpath.NoIndex && e.hist.named>>(pf.sn&63)&1 == 0) {
+	if fastpath.Flags(pf.pol)&(fastpath.NeverIndex|fastpath.NoIndex) != 0 && pf.sn >= 0 && (pf.never || e.hist.named>>(pf.sn&63)&1 == 0) {
 		if !pf.never {
 			pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
 		}
