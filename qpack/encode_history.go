@@ -22,11 +22,14 @@ import "github.com/hqpack/hqpack/internal/static"
 // the same input write the same bytes.
 type fieldHistory struct {
 	values [historyLen]uint32 // ring of recent field hashes
-	pos    int
-	names  [nameSlots]nameStat // by name hash, overwritten on collision
-	meta   []entryMeta         // by absolute index & (len-1), len a power of two
-	plan   uint64              // number of the section being planned
-	name   uint64              // strHash of the name sawName saw last
+	// seen's filter: bit x>>26 of each value x written to the ring since
+	// pos was last 0 (cur), and in the round before (prev).
+	cur, prev uint64
+	pos, plan uint32              // plan: number of the section being planned
+	names     [nameSlots]nameStat // by name hash, overwritten on collision
+	meta      []entryMeta         // by absolute index & (len-1), len a power of two
+	name      uint64              // strHash of the name sawName saw last
+	named     uint64              // bit sn&63: an entry had a static name sn since Init
 }
 
 const (
@@ -77,15 +80,19 @@ func strHash(s string, seed uint64) uint64 {
 // for both.
 func (h *fieldHistory) seen(vh uint64) int {
 	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
-	// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
-	n := uint64(0)
-	v := &h.values
-	for i := 0; i < historyLen; i += 4 {
-		n += (uint64(v[i]^x)-1)>>63 + (uint64(v[i+1]^x)-1)>>63 +
-			(uint64(v[i+2]^x)-1)>>63 + (uint64(v[i+3]^x)-1)>>63
+	bit, n := uint64(1)<<(x>>26), uint64(0)
+	// Most fields are not in the ring, and the filter tells half of them.
+	if v := &h.values; (h.cur|h.prev)&bit != 0 {
+		// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
+		for i := 0; i < historyLen; i += 4 {
+			n += (uint64(v[i]^x)-1)>>63 + (uint64(v[i+1]^x)-1)>>63 +
+				(uint64(v[i+2]^x)-1)>>63 + (uint64(v[i+3]^x)-1)>>63
+		}
 	}
-	h.values[h.pos] = x
-	h.pos = (h.pos + 1) % historyLen
+	h.values[h.pos%historyLen], h.cur = x, h.cur|bit
+	if h.pos++; h.pos == historyLen {
+		h.pos, h.cur, h.prev = 0, 0, h.cur
+	}
 	return int(n)
 }
 

@@ -165,6 +165,14 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	var idx uint64
 	if sn >= 0 {
 		kind, idx = 1, uint64(sn)
+		if b := uint64(1) << (sn & 63); e.hist.named&b == 0 {
+			e.hist.named |= b // preInsert may have left fields of such names unhashed
+			for i := range e.pl.fields {
+				if f := &e.pl.fields[i]; f.sn >= 0 && f.sn&63 == int8(sn&63) && f.kind == repPending {
+					f.h = e.tbl.HashID(int(f.sn)+1, f.name, f.value)
+				}
+			}
+		}
 	}
 	// A field is inserted only when no live entry holds it (insertField):
 	// its name's chain alone gives the answer. A name alone may be held,

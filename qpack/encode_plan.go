@@ -347,27 +347,30 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 // pays, or insert its name alone. Name references wait for choose.
 func (e *Encoder) preInsert(pf *planField) {
 	p := &e.pl
-	var vh uint64 // the value's hash, for the history
+	// Nothing needs the hash of a never-indexed field with a static name, or
+	// of a NoIndex one whose name no entry had (see emitInsert): no lookup.
+	if fastpath.Flags(pf.pol)&(fastpath.NeverIndex|fastpath.NoIndex) != 0 && pf.sn >= 0 && (pf.never || e.hist.named>>(pf.sn&63)&1 == 0) {
+		if !pf.never {
+			pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
+		}
+		return
+	}
 	// A name of the static table is keyed by its index, not hashed: every
 	// hash of the encoder's table keys names so (worthBlocking too; a name
-	// outside it, sn -1, is hashed, as insertName's Hash does).
-	pf.h, vh = e.tbl.HashIDOf(int(pf.sn)+1, pf.name, pf.value)
-	var newest uint64 // the newest entry holding the field, for insertField
-	held := false
-	if !pf.never {
-		hi := e.refLimit()
-		abs, exact, n, h := e.tbl.LookupExactAll(pf.h, pf.name, pf.value, p.drainLo, hi)
-		if exact {
-			e.reference(abs)
-			pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
-			pf.noStrings()
-			return
-		}
-		newest, held = n, h
+	// outside it, sn -1, is hashed, as insertName's Hash does). vh is the
+	// value's hash, for the history; newest the newest entry holding the
+	// field, for insertField.
+	var vh, abs, newest uint64
+	var exact, held bool
+	if hi := e.refLimit(); pf.never { // not looked up (its name is not static)
+		pf.h = e.tbl.Hash(pf.name, pf.value)
+	} else if pf.h, vh, abs, exact, newest, held = e.tbl.LookupExactAllID(int(pf.sn)+1, pf.name, pf.value, p.drainLo, hi); exact {
+		e.reference(abs)
+		pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
+		pf.noStrings()
+		return
 	}
-	if pf.sn < 0 || !pf.never {
-		pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
-	}
+	pf.slot = int8(e.hist.sawName(pf.name, pf.sn)) // (a never-indexed name is not static)
 	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
 	}

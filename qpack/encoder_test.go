@@ -454,3 +454,25 @@ func TestEncoderTrailers(t *testing.T) {
 		t.Fatalf("third ack: %v", err)
 	}
 }
+
+// TestEncoderNoIndexNameInsertedLater: a NoIndex field whose static name no
+// entry has had is planned without a hash; when a later field of the same
+// section inserts it, the first still references the new entry. The names
+// of static indices 8 and 72 share a bit of the encoder's record of names.
+func TestEncoderNoIndexNameInsertedLater(t *testing.T) {
+	for _, ack := range []AckMode{AckImmediate, AckNever} {
+		cfg := etDynamic(4096, 100)
+		cfg.AckMode = ack
+		e := etEncoder(cfg)
+		f := []etField{{Name: ":path", Value: "/index.html"}, {Name: ":path", Value: "/index.html", Flags: fastpath.Index}}
+		// The prefix and two indexed post-base lines of one byte each.
+		if sec := e.AppendSection(0, nil, newEtFields(f)); len(sec) != 4 || e.InsertCount() != 1 {
+			t.Fatalf("ack %d: section %x, %d inserts", ack, sec, e.InsertCount())
+		}
+		f = []etField{{Name: "if-modified-since", Value: "x"}, {Name: "accept-language", Value: "y", Flags: fastpath.Index},
+			{Name: "if-modified-since", Value: "x", Flags: fastpath.Index}}
+		if sec := e.AppendSection(4, nil, newEtFields(f)); len(sec) != 5 || e.InsertCount() != 3 {
+			t.Fatalf("ack %d: section %x, %d inserts", ack, sec, e.InsertCount())
+		}
+	}
+}

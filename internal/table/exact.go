@@ -88,25 +88,34 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 	return 0, false
 }
 
-// LookupExactAll is LookupExact(h, name, value, lo, hi) that also returns
-// the newest live entry holding both, in any range (held reports one), in
-// the same walk of the chain.
-func (t *Table) LookupExactAll(h Hash, name, value string, lo, hi uint64) (abs uint64, ok bool, newest uint64, held bool) {
+// LookupExactAllID is HashIDOf(id, name, value) and then LookupExact
+// with its Hash over [lo, hi), in one call, that also returns the newest
+// live entry holding the field in any range (held reports one), in the
+// same walk of the chain: an encoder's lookup of a field that it inserts
+// with h when it misses, and whose value it remembers by vh.
+func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h Hash, vh uint64, abs uint64, ok bool, newest uint64, held bool) {
 	x := &t.index
-	lo = max(lo, t.first)
-	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.slots) == 0 || t.first >= t.inserted {
-		return 0, false, 0, false
+	vh = strHash(value, x.seed)
+	n := (uint64(id)+1)*hashMul1 ^ x.seed // HashID's
+	if id == 0 {
+		n = strHash(name, x.seed)
 	}
-	mask := t.mask()
-	for a := t.bucket(x.slots[uint64(h.f)&mask].headF); a > t.first; {
-		l := &x.slots[(a-1)&mask]
+	h.n, h.f = mix(n, vh)
+	first := t.first
+	if !t.indexed || len(x.slots) == 0 || first >= t.inserted {
+		return h, vh, 0, false, 0, false
+	}
+	lo, hi = max(lo, first), min(hi, t.inserted)
+	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots))
+	const size = unsafe.Sizeof(slot{})
+	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > first; {
+		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
 		if l.hf == h.f && (!held || a > lo && a <= hi) && t.Holds(a-1, name, value) {
 			if !held {
 				newest, held = a-1, true
 			}
 			if a > lo && a <= hi {
-				return a - 1, true, newest, true
+				return h, vh, a - 1, true, newest, true
 			}
 		}
 		if uint64(l.nextF)-1 >= a-1 || a <= lo && held { // 0, or past the first insert
@@ -114,7 +123,7 @@ func (t *Table) LookupExactAll(h Hash, name, value string, lo, hi uint64) (abs u
 		}
 		a -= uint64(l.nextF)
 	}
-	return 0, false, newest, held
+	return h, vh, 0, false, newest, held
 }
 
 // maxRecheck bounds the entries Recheck scans.

@@ -3,11 +3,12 @@ package table
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 // TestLookupExactRecheck checks LookupExact against LookupHashed's exact
-// answers, LookupExactAll against two LookupExacts, and Recheck against LookupExact, over random inserts (few
+// answers, LookupExactAllID against two LookupExacts, and Recheck against LookupExact, over random inserts (few
 // distinct fields, so that copies of one field abound) and random ranges.
 func TestLookupExactRecheck(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -34,10 +35,13 @@ func TestLookupExactRecheck(t *testing.T) {
 			if ok != exact || ok && abs != wabs {
 				t.Fatalf("round %d: LookupExact %q %q [%d,%d) = %d %v, LookupHashed %d %v", round, name, value, lo, hi, abs, ok, wabs, exact)
 			}
-			aabs, aok, newest, held := tb.LookupExactAll(h, name, value, lo, hi)
+			ah, _, aabs, aok, newest, held := tb.LookupExactAllID(0, name, value, lo, hi)
+			if ah != h {
+				t.Fatalf("round %d: LookupExactAllID's Hash %v, Hash's %v", round, ah, h)
+			}
 			nabs, nok := tb.LookupExact(h, name, value, 0, tb.Inserted())
 			if aok != ok || ok && aabs != abs || held != nok || held && newest != nabs {
-				t.Fatalf("round %d: LookupExactAll %q %q [%d,%d) = %d %v %d %v, want %d %v %d %v", round, name, value, lo, hi, aabs, aok, newest, held, abs, ok, nabs, nok)
+				t.Fatalf("round %d: LookupExactAllID %q %q [%d,%d) = %d %v %d %v, want %d %v %d %v", round, name, value, lo, hi, aabs, aok, newest, held, abs, ok, nabs, nok)
 			}
 			for _, m := range memos {
 				if m.name != name || m.value != value {
@@ -128,4 +132,54 @@ func TestLookupExactID(t *testing.T) {
 			t.Fatalf("LookupExactID %d %q [%d,%d) = %v %d %v, want %v %d %v", id, value, lo, hi, h, abs, ok, want, wabs, wok)
 		}
 	}
+}
+
+// TestDuplicateRandom checks Duplicate against Add of a copy of the
+// entry's strings, duplicating any live entry, the oldest too (whose bytes
+// the copy may overwrite or a grown arena may leave behind), in tables
+// small enough to wrap and grow.
+func TestDuplicateRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 50 {
+		var a, b Table
+		capacity := 64 + r.IntN(400)
+		a.Init(capacity, true)
+		b.Init(capacity, true)
+		for op := range 400 {
+			if a.Len() > 0 && r.IntN(2) == 0 {
+				abs := a.Inserted() - 1 - uint64(r.IntN(a.Len()))
+				if r.IntN(3) == 0 {
+					abs = a.Inserted() - uint64(a.Len()) // the oldest
+				}
+				n, v, _ := a.Abs(abs)
+				n, v = append([]byte(nil), n...), append([]byte(nil), v...)
+				if a.Duplicate(abs) != b.Add(n, v) {
+					t.Fatalf("round %d op %d: Duplicate(%d) and Add disagree", round, op, abs)
+				}
+			} else {
+				name := strings.Repeat(string(rune('a'+r.IntN(26))), r.IntN(12))
+				value := strconv.Itoa(r.IntN(1000)) + strings.Repeat("x", r.IntN(80))
+				a.AddString(name, value)
+				b.AddString(name, value)
+			}
+			if a.Inserted() != b.Inserted() || a.Len() != b.Len() || a.Size() != b.Size() {
+				t.Fatalf("round %d op %d: %d/%d entries, size %d; with Add %d/%d, %d", round, op, a.Inserted(), a.Len(), a.Size(), b.Inserted(), b.Len(), b.Size())
+			}
+			for x := a.Inserted() - uint64(a.Len()); x < a.Inserted(); x++ {
+				n1, v1, _ := a.Abs(x)
+				n2, v2, _ := b.Abs(x)
+				if string(n1) != string(n2) || string(v1) != string(v2) {
+					t.Fatalf("round %d op %d: entry %d %q %q, with Add %q %q", round, op, x, n1, v1, n2, v2)
+				}
+				if got, exact, _ := a.Lookup(string(n1), string(v1), 0, a.Inserted()); !exact || !bytesEqualAt(&a, got, n1, v1) {
+					t.Fatalf("round %d op %d: lookup of entry %d: %d %v", round, op, x, got, exact)
+				}
+			}
+		}
+	}
+}
+
+func bytesEqualAt(t *Table, abs uint64, name, value []byte) bool {
+	n, v, ok := t.Abs(abs)
+	return ok && string(n) == string(name) && string(v) == string(value)
 }

@@ -191,18 +191,39 @@ func (t *Table) Spare() []byte {
 
 // Duplicate inserts a copy of live entry abs, as Add of its name and value
 // does, with the index's hashes of the entry instead of new ones.
+//
+// The entry's bytes are one run of the arena, copied at once: copy moves
+// them right where the new entry overlaps them (its insert evicted them),
+// and a grown arena leaves them in the old one.
 func (t *Table) Duplicate(abs uint64) bool {
 	if abs < t.first || abs >= t.inserted {
 		return false
 	}
-	e := &t.ents[abs&t.mask()]
-	n, v := t.Bytes(e)
+	e := t.ent(abs)
+	nlen, vlen, tag := int(e.nlen), int(e.vlen), e.Tag()
+	n := nlen + vlen
+	src := t.arena[e.off() : e.off()+n]
 	var hn, hf uint32
 	if t.indexed {
 		l := &t.index.slots[abs&t.mask()]
 		hn, hf = l.hn, l.hf
 	}
-	return t.add(n, v, e.Tag(), hn, hf)
+	p := t.head
+	if t.fits(n) || t.evictFor(n) {
+		t.head = p + n
+	} else {
+		var ok bool
+		if p, ok = t.prepare(nlen, vlen); !ok {
+			return false
+		}
+		t.settle(p, n)
+	}
+	copy(t.arena[p:p+n], src)
+	t.commit(p, nlen, vlen, tag)
+	if t.indexed {
+		t.index.add(t.inserted-1, t.mask(), hn, hf)
+	}
+	return true
 }
 
 // add is AddTagged with the index's hashes of name and value.
