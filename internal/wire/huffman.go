@@ -55,17 +55,30 @@ func HuffmanLen(s string) int {
 
 // huffmanBitLen returns the Huffman-coded length of s in bits.
 func huffmanBitLen(s string) int {
-	// Four sums keep the adds from forming one long chain.
+	t := &huffmanBits
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	// 8 bytes a round, read through a pointer the loop's condition bounds
+	// (slicing s would cost more than the adds); four sums keep the adds
+	// from forming one long chain.
 	var a, b, c, d uint
-	for len(s) >= 4 {
-		a += uint(huffmanBits[s[0]])
-		b += uint(huffmanBits[s[1]])
-		c += uint(huffmanBits[s[2]])
-		d += uint(huffmanBits[s[3]])
-		s = s[4:]
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		a += uint(t[w[0]]) + uint(t[w[4]])
+		b += uint(t[w[1]]) + uint(t[w[5]])
+		c += uint(t[w[2]]) + uint(t[w[6]])
+		d += uint(t[w[3]]) + uint(t[w[7]])
 	}
-	for i := 0; i < len(s); i++ {
-		a += uint(huffmanBits[s[i]])
+	if i+4 <= len(s) {
+		w := (*[4]byte)(unsafe.Add(sp, i))
+		a += uint(t[w[0]])
+		b += uint(t[w[1]])
+		c += uint(t[w[2]])
+		d += uint(t[w[3]])
+		i += 4
+	}
+	for ; i < len(s); i++ {
+		a += uint(t[*(*byte)(unsafe.Add(sp, i))])
 	}
 	return int(a + b + c + d)
 }

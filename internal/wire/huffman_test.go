@@ -85,6 +85,30 @@ func TestHuffmanEncodePaths(t *testing.T) {
 	}
 }
 
+// TestHuffmanBitLen checks huffmanBitLen, which reads 8 bytes a round,
+// then 4, then one at a time, against a sum over the code table: every
+// length from 0 to 40, each byte value at each position of header text.
+func TestHuffmanBitLen(t *testing.T) {
+	text := []byte("Mozilla/5.0 (X11; Linux x86_64) text/html;q=0.9, gzip")
+	for n := 0; n <= 40; n++ {
+		for b := range 256 {
+			for at := 0; at < max(n, 1); at += 3 {
+				s := bytes.Clone(text[:n])
+				if at < n {
+					s[at] = byte(b)
+				}
+				want := 0
+				for _, c := range s {
+					want += int(huffmanCodes[c].bits)
+				}
+				if got := huffmanBitLen(string(s)); got != want {
+					t.Fatalf("huffmanBitLen(%q) = %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestHuffmanCodeTable checks the literal table against x/net's encoder,
 // symbol by symbol, and checks that it is a complete prefix code whose EOS
 // is 30 1s: the decoder's binary search relies on completeness.
