@@ -85,6 +85,32 @@ func TestHuffmanEncodePaths(t *testing.T) {
 	}
 }
 
+// TestHuffmanEncodeHalves checks the groups over 64 bits that go in two
+// stores, a half each, and the room they need: text of 8- to 10-bit codes,
+// where every group is over 64 bits, with each byte value in turn at each
+// position (so that some groups hold a long pair), at every length from 0
+// to 40 and with dst's room running out at every point, against x/net.
+func TestHuffmanEncodeHalves(t *testing.T) {
+	text := []byte(`X!Z(&*),;"?XZ&*,;X!Z(&*),;"?XZ&*,;X!Z(&*),;"?`)
+	for n := 0; n <= 40; n++ {
+		for b := range 256 {
+			for at := 0; at < max(n, 1); at += 5 {
+				s := bytes.Clone(text[:n])
+				if at < n {
+					s[at] = byte(b)
+				}
+				want := hpack.AppendHuffmanString(nil, string(s))
+				for spare := 0; spare <= len(want)+16; spare++ {
+					got := AppendHuffman(make([]byte, 1, 1+spare), string(s))
+					if !bytes.Equal(got[1:], want) {
+						t.Fatalf("AppendHuffman(%q) with %d spare = %x, want %x", s, spare, got[1:], want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestHuffmanBitLen checks huffmanBitLen, which reads 8 bytes a round,
 // then 4, then one at a time, against a sum over the code table: every
 // length from 0 to 40, each byte value at each position of header text.
