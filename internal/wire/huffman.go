@@ -26,9 +26,10 @@ var huffmanBits = func() (t [256]uint8) {
 // Lengths take 9 bits so that four of them add up without a carry.
 //
 // The table is built on first use, by the first AppendHuffman of 2 bytes
-// or more, so that a program that only decodes pays nothing. Building it
-// takes about 0.1 ms, plus faulting in its 256 KiB. Bytes that groups
-// leave (the last 1 to 7, most of a short string) go a pair at a time.
+// or more (or HuffmanLen of 8), so that a program that only decodes pays
+// nothing. Building it takes about 0.1 ms, plus faulting in its 256 KiB
+// (and the 64 KiB below). Bytes that groups leave (the last 1 to 7, most
+// of a short string) go a pair at a time.
 //
 // huffmanPairBits, built with it, is the length of each pair's codes, for
 // huffmanBitLen: 64 KiB, of which header text reads about 2 lines a second
