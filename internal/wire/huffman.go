@@ -21,18 +21,14 @@ var huffmanBits = func() (t [256]uint8) {
 // the low 8 bits, so that its two loads become one 16-bit load. An entry is
 // code<<9 | length, for the pairs whose codes take at most 23 bits (so
 // that code<<9 fits; that is nearly every pair of the printable ASCII that
-// header text is made of); any other pair is 64 | length (88 to 124),
-// which alone takes its group over 64 bits, so that the group is encoded
-// one byte at a time. Lengths take 9 bits so that four of them add up
-// without a carry; an entry's low 6 bits are its length in either case,
-// which is what huffmanBitLen reads (the lines it loads are then in L1 for
-// the coding of the same string, which usually follows).
+// header text is made of); any other pair has length 65, which alone takes
+// its group over 64 bits, so that the group is encoded one byte at a time.
+// Lengths take 9 bits so that four of them add up without a carry.
 //
 // The table is built on first use, by the first AppendHuffman of 2 bytes
-// or more (or HuffmanLen of 8), so that a program that only decodes pays
-// nothing. Building it takes about 0.1 ms, plus faulting in its 256 KiB.
-// Bytes that groups leave (the last 1 to 7, most of a short string) go a
-// pair at a time.
+// or more, so that a program that only decodes pays nothing. Building it
+// takes about 0.1 ms, plus faulting in its 256 KiB. Bytes that groups
+// leave (the last 1 to 7, most of a short string) go a pair at a time.
 var (
 	huffmanPairsOnce sync.Once
 	huffmanPairs     [1 << 16]uint32 // 256 KiB
@@ -45,7 +41,7 @@ func buildHuffmanPairs() {
 		a, b := huffmanCodes[i&0xff], huffmanCodes[i>>8]
 		bits := uint32(a.bits) + uint32(b.bits)
 		if bits > huffmanPairMax {
-			huffmanPairs[i] = 64 | bits
+			huffmanPairs[i] = 65
 			continue
 		}
 		huffmanPairs[i] = (a.code<<b.bits|b.code)<<9 | bits
@@ -59,25 +55,20 @@ func HuffmanLen(s string) int {
 
 // huffmanBitLen returns the Huffman-coded length of s in bits.
 func huffmanBitLen(s string) int {
+	t := &huffmanBits
 	sp := unsafe.Pointer(unsafe.StringData(s))
-	// Read through a pointer the loops' conditions bound (slicing s would
-	// cost more than the adds); four sums keep the adds from forming one
-	// long chain.
+	// 8 bytes a round, read through a pointer the loop's condition bounds
+	// (slicing s would cost more than the adds); four sums keep the adds
+	// from forming one long chain.
 	var a, b, c, d uint
 	i := 0
-	if len(s) >= 8 {
-		// 8 bytes a round, a pair a lookup (its entry's low 6 bits).
-		huffmanPairsOnce.Do(buildHuffmanPairs)
-		t := &huffmanPairs
-		for ; i+8 <= len(s); i += 8 {
-			w := (*[8]byte)(unsafe.Add(sp, i))
-			a += uint(t[uint16(w[0])|uint16(w[1])<<8] & 63)
-			b += uint(t[uint16(w[2])|uint16(w[3])<<8] & 63)
-			c += uint(t[uint16(w[4])|uint16(w[5])<<8] & 63)
-			d += uint(t[uint16(w[6])|uint16(w[7])<<8] & 63)
-		}
+	for ; i+8 <= len(s); i += 8 {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		a += uint(t[w[0]]) + uint(t[w[4]])
+		b += uint(t[w[1]]) + uint(t[w[5]])
+		c += uint(t[w[2]]) + uint(t[w[6]])
+		d += uint(t[w[3]]) + uint(t[w[7]])
 	}
-	t := &huffmanBits
 	if i+4 <= len(s) {
 		w := (*[4]byte)(unsafe.Add(sp, i))
 		a += uint(t[w[0]])
@@ -274,7 +265,7 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 		nb += uint(c.bits)
 		i++
 	}
-	// A long pair's entry (64 | length) takes nb past 64.
+	// An entry of 65 (long codes) takes nb past 64.
 	for ; i+1 < len(s); i += 2 {
 		w := (*[2]byte)(unsafe.Add(sp, i))
 		e := t[uint16(w[0])|uint16(w[1])<<8]
