@@ -55,17 +55,30 @@ func HuffmanLen(s string) int {
 
 // huffmanBitLen returns the Huffman-coded length of s in bits.
 func huffmanBitLen(s string) int {
-	// Four sums keep the adds from forming one long chain.
+	t := &huffmanBits
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	// 8 bytes a round, read through a pointer the loop's condition bounds
+	// (slicing s would cost more than the adds); four sums keep the adds
+	// from forming one long chain.
 	var a, b, c, d uint
-	for len(s) >= 4 {
-		a += uint(huffmanBits[s[0]])
-		b += uint(huffmanBits[s[1]])
-		c += uint(huffmanBits[s[2]])
-		d += uint(huffmanBits[s[3]])
-		s = s[4:]
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		a += uint(t[w[0]]) + uint(t[w[4]])
+		b += uint(t[w[1]]) + uint(t[w[5]])
+		c += uint(t[w[2]]) + uint(t[w[6]])
+		d += uint(t[w[3]]) + uint(t[w[7]])
 	}
-	for i := 0; i < len(s); i++ {
-		a += uint(huffmanBits[s[i]])
+	if i+4 <= len(s) {
+		w := (*[4]byte)(unsafe.Add(sp, i))
+		a += uint(t[w[0]])
+		b += uint(t[w[1]])
+		c += uint(t[w[2]])
+		d += uint(t[w[3]])
+		i += 4
+	}
+	for ; i < len(s); i++ {
+		a += uint(t[*(*byte)(unsafe.Add(sp, i))])
 	}
 	return int(a + b + c + d)
 }
@@ -266,6 +279,17 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 	return p + int((nb+7)>>3)
 }
 
+// huffmanHalf writes the codes of the pairs of entries e0 and e1 after the
+// nb bits pending in x, with an 8-byte store at o, and returns the new x
+// and nb and the bytes o takes (at most 6 of the 8: 7 + 46 bits).
+func huffmanHalf(o unsafe.Pointer, x uint64, nb uint, e0, e1 uint32) (uint64, uint, int) {
+	x = x<<(e0&63) | uint64(e0>>9)
+	x = x<<(e1&63) | uint64(e1>>9)
+	n := nb + uint((e0+e1)&0x1ff)
+	binary.BigEndian.PutUint64((*[8]byte)(o)[:], x<<(-n&63))
+	return x, n & 7, int(n >> 3)
+}
+
 // resliced is out[:n] for 0 <= n <= len(out), which the caller knows,
 // without the check.
 func resliced(out []byte, n int) []byte {
@@ -273,15 +297,15 @@ func resliced(out []byte, n int) []byte {
 }
 
 // huffmanAppendPairs codes s[i:] into out[p:] in groups of 8 bytes (4
-// pairs), each stored with one 8-byte write, while there are 8 bytes and
-// room for 8. It stops before a group that does not fit in 64 bits, and
-// returns the new p, i, acc and nb.
+// pairs), each stored with one 8-byte write (two, a half each, for a group
+// over 64 bits), while there are 8 bytes and room for the stores. It stops
+// before a group with a long pair, and returns the new p, i, acc and nb.
 func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint) (int, int, uint64, uint) {
 	t := &huffmanPairs
 	// Two groups per round, written out: the loop's checks cost more than
 	// the copy.
 	sp, op := unsafe.StringData(s), unsafe.SliceData(out)
-	for ; i+16 <= len(s) && p+16 <= len(out); i += 16 {
+	for i+16 <= len(s) && p+16 <= len(out) {
 		// In bounds by the loop's condition, which the compiler does not
 		// carry over to slicing: without its checks the round has the
 		// registers it needs.
@@ -294,6 +318,22 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 		e1 := t[uint16(w[2])|uint16(w[3])<<8]
 		e2 := t[uint16(w[4])|uint16(w[5])<<8]
 		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		n := nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			// In two halves of at most 7 + 46 bits, 6 bytes apart
+			// (within the 16 bytes of room), unless a pair is long; then
+			// the next round, whose condition checks the room again.
+			if (e0|e1|e2|e3)&64 != 0 {
+				return p, i, acc, nb
+			}
+			var k int
+			acc, nb, k = huffmanHalf(unsafe.Pointer(o), acc, nb, e0, e1)
+			p += k
+			acc, nb, k = huffmanHalf(unsafe.Add(unsafe.Pointer(op), p), acc, nb, e2, e3)
+			p += k
+			i += 8
+			continue
+		}
 		x := acc
 		x <<= e0 & 63
 		x |= uint64(e0 >> 9)
@@ -303,10 +343,6 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 		x |= uint64(e2 >> 9)
 		x <<= e3 & 63
 		x |= uint64(e3 >> 9)
-		n := nb + uint((e0+e1+e2+e3)&0x1ff)
-		if n > 64 {
-			return p, i, acc, nb
-		}
 		// The n bits of x, left-aligned: n/8 whole bytes and the pending
 		// rest, which the next store writes again.
 		binary.BigEndian.PutUint64(o[0:8], x<<(-n&63))
@@ -317,6 +353,22 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 		e1 = t[uint16(w[10])|uint16(w[11])<<8]
 		e2 = t[uint16(w[12])|uint16(w[13])<<8]
 		e3 = t[uint16(w[14])|uint16(w[15])<<8]
+		n = nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			// As above, where the room allows: this group starts up to
+			// 8 bytes in.
+			if (e0|e1|e2|e3)&64 != 0 || p+int(k)+14 > len(out) {
+				return p + int(k), i + 8, acc, nb
+			}
+			p += int(k)
+			var h int
+			acc, nb, h = huffmanHalf(unsafe.Add(unsafe.Pointer(op), p), acc, nb, e0, e1)
+			p += h
+			acc, nb, h = huffmanHalf(unsafe.Add(unsafe.Pointer(op), p), acc, nb, e2, e3)
+			p += h
+			i += 16
+			continue
+		}
 		x <<= e0 & 63
 		x |= uint64(e0 >> 9)
 		x <<= e1 & 63
@@ -325,13 +377,10 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 		x |= uint64(e2 >> 9)
 		x <<= e3 & 63
 		x |= uint64(e3 >> 9)
-		n = nb + uint((e0+e1+e2+e3)&0x1ff)
-		if n > 64 {
-			return p + int(k), i + 8, acc, nb
-		}
 		binary.BigEndian.PutUint64(o[k:k+8], x<<(-n&63))
 		p += int(k + n>>3)
 		acc, nb = x, n&7
+		i += 16
 	}
 	// One more group, as above, for 8 to 15 bytes.
 	if i+8 <= len(s) && p+8 <= len(out) {
@@ -340,6 +389,17 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 		e1 := t[uint16(w[2])|uint16(w[3])<<8]
 		e2 := t[uint16(w[4])|uint16(w[5])<<8]
 		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		n := nb + uint((e0+e1+e2+e3)&0x1ff)
+		if n > 64 {
+			if (e0|e1|e2|e3)&64 != 0 || p+14 > len(out) {
+				return p, i, acc, nb
+			}
+			var k int
+			acc, nb, k = huffmanHalf(unsafe.Add(unsafe.Pointer(op), p), acc, nb, e0, e1)
+			p += k
+			acc, nb, k = huffmanHalf(unsafe.Add(unsafe.Pointer(op), p), acc, nb, e2, e3)
+			return p + k, i + 8, acc, nb
+		}
 		x := acc
 		x <<= e0 & 63
 		x |= uint64(e0 >> 9)
@@ -349,10 +409,8 @@ func huffmanAppendPairs(out []byte, p int, s string, i int, acc uint64, nb uint)
 		x |= uint64(e2 >> 9)
 		x <<= e3 & 63
 		x |= uint64(e3 >> 9)
-		if n := nb + uint((e0+e1+e2+e3)&0x1ff); n <= 64 {
-			binary.BigEndian.PutUint64(out[p:p+8], x<<(-n&63))
-			return p + int(n>>3), i + 8, x, n & 7
-		}
+		binary.BigEndian.PutUint64(out[p:p+8], x<<(-n&63))
+		return p + int(n>>3), i + 8, x, n & 7
 	}
 	return p, i, acc, nb
 }

@@ -85,6 +85,56 @@ func TestHuffmanEncodePaths(t *testing.T) {
 	}
 }
 
+// TestHuffmanEncodeHalves checks the groups over 64 bits that go in two
+// stores, a half each, and the room they need: text of 8- to 10-bit codes,
+// where every group is over 64 bits, with each byte value in turn at each
+// position (so that some groups hold a long pair), at every length from 0
+// to 40 and with dst's room running out at every point, against x/net.
+func TestHuffmanEncodeHalves(t *testing.T) {
+	text := []byte(`X!Z(&*),;"?XZ&*,;X!Z(&*),;"?XZ&*,;X!Z(&*),;"?`)
+	for n := 0; n <= 40; n++ {
+		for b := range 256 {
+			for at := 0; at < max(n, 1); at += 5 {
+				s := bytes.Clone(text[:n])
+				if at < n {
+					s[at] = byte(b)
+				}
+				want := hpack.AppendHuffmanString(nil, string(s))
+				for spare := 0; spare <= len(want)+16; spare++ {
+					got := AppendHuffman(make([]byte, 1, 1+spare), string(s))
+					if !bytes.Equal(got[1:], want) {
+						t.Fatalf("AppendHuffman(%q) with %d spare = %x, want %x", s, spare, got[1:], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHuffmanBitLen checks huffmanBitLen, which reads 8 bytes a round,
+// then 4, then one at a time, against a sum over the code table: every
+// length from 0 to 40, each byte value at each position of header text.
+func TestHuffmanBitLen(t *testing.T) {
+	text := []byte("Mozilla/5.0 (X11; Linux x86_64) text/html;q=0.9, gzip")
+	for n := 0; n <= 40; n++ {
+		for b := range 256 {
+			for at := 0; at < max(n, 1); at += 3 {
+				s := bytes.Clone(text[:n])
+				if at < n {
+					s[at] = byte(b)
+				}
+				want := 0
+				for _, c := range s {
+					want += int(huffmanCodes[c].bits)
+				}
+				if got := huffmanBitLen(string(s)); got != want {
+					t.Fatalf("huffmanBitLen(%q) = %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestHuffmanCodeTable checks the literal table against x/net's encoder,
 // symbol by symbol, and checks that it is a complete prefix code whose EOS
 // is 30 1s: the decoder's binary search relies on completeness.
