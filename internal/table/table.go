@@ -161,12 +161,8 @@ func (t *Table) AddFresh(name, value []byte, tag uint8) bool {
 	p, n := t.head, len(name)+len(value)
 	if t.fits(n) || t.evictFor(n) {
 		t.head = p + n
-	} else {
-		var ok bool
-		if p, ok = t.prepare(len(name), len(value)); !ok {
-			return false
-		}
-		t.settle(p, n)
+	} else if p = t.relocate(len(name), len(value)); p < 0 {
+		return false
 	}
 	a := t.arena[p : p+n]
 	if len(value) > 0 && unsafe.SliceData(value) != &a[len(name)] { // else in place (Spare)
@@ -211,12 +207,8 @@ func (t *Table) Duplicate(abs uint64) bool {
 	p := t.head
 	if t.fits(n) || t.evictFor(n) {
 		t.head = p + n
-	} else {
-		var ok bool
-		if p, ok = t.prepare(nlen, vlen); !ok {
-			return false
-		}
-		t.settle(p, n)
+	} else if p = t.relocate(nlen, vlen); p < 0 {
+		return false
 	}
 	copy(t.arena[p:p+n], src)
 	t.commit(p, nlen, vlen, tag)
@@ -228,25 +220,22 @@ func (t *Table) Duplicate(abs uint64) bool {
 
 // add is AddTagged with the index's hashes of name and value.
 func (t *Table) add(name, value []byte, tag uint8, hn, hf uint32) bool {
-	p := t.head
-	if n := len(name) + len(value); t.fits(n) {
+	p, n := t.head, len(name)+len(value)
+	if t.fits(n) {
 		// Free bytes, which name and value cannot alias.
 		a := t.arena[p:]
 		copy(a, name)
 		copy(a[len(name):], value)
 		t.head = p + n
-	} else if t.evictFor(n) {
-		// The run at t.head, which evictFor extended over the bytes of
-		// the entries it evicted: name or value may alias those.
-		t.place(t.arena[p:p+n], name, value)
-		t.head = p + n
 	} else {
-		var ok bool
-		if p, ok = t.prepare(len(name), len(value)); !ok {
+		// Bytes of the entries this insert evicted (or a new arena, the
+		// old one keeping them): name or value may alias those.
+		if t.evictFor(n) {
+			t.head = p + n
+		} else if p = t.relocate(len(name), len(value)); p < 0 {
 			return false
 		}
 		t.place(t.arena[p:p+n], name, value)
-		t.settle(p, n)
 	}
 	t.commit(p, len(name), len(value), tag)
 	if t.indexed {
@@ -281,16 +270,11 @@ func (t *Table) AddString(name, value string) bool {
 // encoder that looked it up first): h must be t.Hash(name, value) (or HashID's), or
 // anything when t was initialized without indexing.
 func (t *Table) AddHashed(h Hash, name, value string) bool {
-	n := len(name) + len(value)
-	p := t.head
+	p, n := t.head, len(name)+len(value)
 	if t.fits(n) || t.evictFor(n) {
 		t.head = p + n
-	} else {
-		var ok bool
-		if p, ok = t.prepare(len(name), len(value)); !ok {
-			return false
-		}
-		t.settle(p, n)
+	} else if p = t.relocate(len(name), len(value)); p < 0 {
+		return false
 	}
 	// The arena holds n bytes at p (the array has a byte past its
 	// length for an empty entry at its end), which neither string
@@ -323,6 +307,19 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 		bn.headN, bf.headF = a, a
 	}
 	return true
+}
+
+// relocate places an entry of nlen+vlen bytes that neither fits the free
+// run at t.head nor the run evictFor extends there: where prepare puts it,
+// t.head past it (settle); -1 when it cannot go in. The inserts try those
+// two runs first, inline.
+func (t *Table) relocate(nlen, vlen int) int {
+	p, ok := t.prepare(nlen, vlen)
+	if !ok {
+		return -1
+	}
+	t.settle(p, nlen+vlen)
+	return p
 }
 
 // fits reports whether an entry of n bytes evicts nothing and fits the
