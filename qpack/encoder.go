@@ -138,8 +138,11 @@ type Encoder struct {
 	stream  []byte // encoder-stream bytes not yet taken by the caller
 	krc     uint64 // Known Received Count
 	out     []outSection
-	blocked []uint64 // scratch: blocked stream IDs (collectBlocked)
-	err     *Error   // decoder-stream failure, once failed
+	// Scratch, one use at a time: the blocked stream IDs (collectBlocked,
+	// read by streamBlocked at once), then Plan's pending lines, then
+	// chooseBase's references.
+	blocked []uint64
+	err     *Error // decoder-stream failure, once failed
 	dec     decStreamReader
 
 	pl      sectionPlan
