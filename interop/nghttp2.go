@@ -64,12 +64,13 @@ static int hq2_inflate(nghttp2_hd_inflater *d, const uint8_t *in, size_t len, hq
 
 HQ_DEFINE_TRACE_NVA(hq2_trace_nva, nghttp2_nv)
 
-// hq2_trace_deflate encodes every list of t (nva holds their fields),
-// each connection on a new deflater with a 4096-byte table. With keep
-// each block goes into out after the last and lens gets its length; else
-// over the last. r counts the bytes.
-static void hq2_trace_deflate(const hq_trace *t, const nghttp2_nv *nva, hq_out *out, size_t *lens, int keep, hq_tally *r) {
+// hq2_trace_deflate encodes every list of t (its fields put into nva, room
+// for the longest list, before each), each connection on a new deflater
+// with a 4096-byte table. With keep each block goes into out after the
+// last and lens gets its length; else over the last. r counts the bytes.
+static void hq2_trace_deflate(const hq_trace *t, nghttp2_nv *nva, hq_out *out, size_t *lens, int keep, hq_tally *r) {
 	size_t list = 0;
+	const size_t *at = t->field_at;
 	for (size_t c = 0; c < t->nconns && r->rv == 0; c++) {
 		nghttp2_hd_deflater *d;
 		if ((r->rv = nghttp2_hd_deflate_new(&d, 4096)) != 0) {
@@ -80,6 +81,8 @@ static void hq2_trace_deflate(const hq_trace *t, const nghttp2_nv *nva, hq_out *
 			if (!keep) {
 				out->len = 0;
 			}
+			hq2_trace_nva(nva, t, at, n);
+			at += 4 * n;
 			ssize_t w = hq2_deflate_nva(d, nva, n, out);
 			if (w < 0) {
 				r->rv = (int)w;
@@ -89,7 +92,6 @@ static void hq2_trace_deflate(const hq_trace *t, const nghttp2_nv *nva, hq_out *
 				lens[list] = (size_t)w;
 			}
 			r->bytes += w;
-			nva += n;
 		}
 		nghttp2_hd_deflate_del(d);
 	}
@@ -222,10 +224,10 @@ func Nghttp2Version() string {
 	return C.GoString(C.nghttp2_version(0).version_str)
 }
 
-// nghttp2TraceNVA returns the nghttp2_nv of every field of c (nil when
-// out of memory), for C.free.
+// nghttp2TraceNVA returns room for the nghttp2_nv of c's longest list,
+// freed with c.
 func nghttp2TraceNVA(c *cTrace) unsafe.Pointer {
-	return unsafe.Pointer(C.hq2_trace_nva(c.t, C.size_t(c.fields)))
+	return unsafe.Pointer(unsafe.SliceData(cArray[C.nghttp2_nv](c, c.maxFields)))
 }
 
 // nghttp2TraceDeflate runs hq2_trace_deflate.

@@ -124,13 +124,14 @@ static int hq3_read_rv(nghttp3_ssize m, size_t want, int short_err) {
 	return m < 0 ? (int)m : (size_t)m != want ? short_err : 0;
 }
 
-// hq3_trace_encode encodes every list of t (nva holds their fields), each
+// hq3_trace_encode encodes every list of t (its fields put into nva, room
+// for the longest list, before each), each
 // connection on a new encoder for a peer that allows cap and blocked, and
 // after each list reads back the decoder stream t holds for it. The three
 // buffers nghttp3 writes into are kept from list to list. With keep each
 // list's encoder stream and section go into out after the last and lens
 // gets their lengths (2 a list). r counts the bytes.
-static void hq3_trace_encode(const hq_trace *t, const nghttp3_nv *nva, size_t cap, size_t blocked, hq_out *out, size_t *lens, int keep, hq_tally *r) {
+static void hq3_trace_encode(const hq_trace *t, nghttp3_nv *nva, size_t cap, size_t blocked, hq_out *out, size_t *lens, int keep, hq_tally *r) {
 	const nghttp3_mem *mem = nghttp3_mem_default();
 	nghttp3_buf pbuf, rbuf, ebuf;
 	nghttp3_buf_init(&pbuf);
@@ -138,6 +139,7 @@ static void hq3_trace_encode(const hq_trace *t, const nghttp3_nv *nva, size_t ca
 	nghttp3_buf_init(&ebuf);
 	size_t list = 0;
 	const uint8_t *w = t->wire;
+	const size_t *at = t->field_at;
 	for (size_t c = 0; c < t->nconns && r->rv == 0; c++) {
 		nghttp3_qpack_encoder *e = hq3_encoder_new(cap, blocked);
 		if (e == NULL) {
@@ -149,10 +151,11 @@ static void hq3_trace_encode(const hq_trace *t, const nghttp3_nv *nva, size_t ca
 			nghttp3_buf_reset(&pbuf);
 			nghttp3_buf_reset(&rbuf);
 			nghttp3_buf_reset(&ebuf);
+			hq3_trace_nva(nva, t, at, n);
+			at += 4 * n;
 			if ((r->rv = nghttp3_qpack_encoder_encode(e, &pbuf, &rbuf, &ebuf, (int64_t)(4 * k), nva, n)) != 0) {
 				break;
 			}
-			nva += n;
 			size_t es = nghttp3_buf_len(&ebuf), sec = nghttp3_buf_len(&pbuf) + nghttp3_buf_len(&rbuf);
 			r->bytes += (int64_t)(es + sec);
 			if (keep) {
@@ -463,10 +466,10 @@ func Nghttp3Version() string {
 	return C.GoString(C.nghttp3_version(0).version_str)
 }
 
-// nghttp3TraceNVA returns the nghttp3_nv of every field of c (nil when
-// out of memory), for C.free.
+// nghttp3TraceNVA returns room for the nghttp3_nv of c's longest list,
+// freed with c.
 func nghttp3TraceNVA(c *cTrace) unsafe.Pointer {
-	return unsafe.Pointer(C.hq3_trace_nva(c.t, C.size_t(c.fields)))
+	return unsafe.Pointer(unsafe.SliceData(cArray[C.nghttp3_nv](c, c.maxFields)))
 }
 
 // nghttp3TraceEncode runs hq3_trace_encode for a peer that allows

@@ -27,10 +27,10 @@ import (
 // at a place of its own, equal strings of an Interned trace at one place),
 // and every list's wire. It frees its memory with free.
 type cTrace struct {
-	t      *C.hq_trace // in C memory: a cgo call may not take Go memory that holds Go pointers
-	lists  int
-	fields int
-	mem    []unsafe.Pointer
+	t         *C.hq_trace // in C memory: a cgo call may not take Go memory that holds Go pointers
+	lists     int
+	maxFields int // in a list
+	mem       []unsafe.Pointer
 }
 
 // cArray returns n zeroed values of T in C memory, freed with c.
@@ -75,6 +75,7 @@ func newCTrace(t *trace.Trace) *cTrace {
 		connLists[ci] = C.size_t(len(conn.Lists))
 		for _, l := range conn.Lists {
 			listFields[i] = C.size_t(len(l.Fields))
+			c.maxFields = max(c.maxFields, len(l.Fields))
 			sizes[i] = C.int64_t(l.Size)
 			for _, f := range l.Fields {
 				place(f.Name)
@@ -87,7 +88,6 @@ func newCTrace(t *trace.Trace) *cTrace {
 			i++
 		}
 	}
-	c.fields = len(at) / 4
 	c.t = &cArray[C.hq_trace](c, 1)[0]
 	*c.t = C.hq_trace{
 		nconns:      C.size_t(len(t.Conns)),
@@ -130,21 +130,16 @@ func tallyError(lib string, r *C.hq_tally) error {
 type traceEncoder struct {
 	c     *cTrace
 	lib   string
-	nva   unsafe.Pointer // nghttp2_nv or nghttp3_nv, one a field
+	nva   unsafe.Pointer // nghttp2_nv or nghttp3_nv, room for the longest list (in c's memory)
 	out   *C.hq_out      // apart from the struct, whose Go pointers C may not see
 	lens  []C.size_t
 	parts int
 	run   func(e *traceEncoder, keep bool) C.hq_tally
 }
 
-func newTraceEncoder(t *trace.Trace, lib string, parts int, nva func(*cTrace) unsafe.Pointer, run func(*traceEncoder, bool) C.hq_tally) (*traceEncoder, error) {
+func newTraceEncoder(t *trace.Trace, lib string, parts int, nva func(*cTrace) unsafe.Pointer, run func(*traceEncoder, bool) C.hq_tally) *traceEncoder {
 	c := newCTrace(t)
-	e := &traceEncoder{c: c, lib: lib, out: new(C.hq_out), lens: cArray[C.size_t](c, parts*c.lists), parts: parts, run: run}
-	if e.nva = nva(c); e.nva == nil {
-		c.free()
-		return nil, fmt.Errorf("%s: out of memory", lib)
-	}
-	return e, nil
+	return &traceEncoder{c: c, lib: lib, nva: nva(c), out: new(C.hq_out), lens: cArray[C.size_t](c, parts*c.lists), parts: parts, run: run}
 }
 
 func (e *traceEncoder) Encode(keep bool) (int, []trace.Wire, error) {
@@ -172,7 +167,6 @@ func (e *traceEncoder) Encode(keep bool) (int, []trace.Wire, error) {
 }
 
 func (e *traceEncoder) Close() {
-	C.free(e.nva)
 	free(e.out)
 	e.c.free()
 }
@@ -220,13 +214,13 @@ func (d *traceDecoder) Close() {
 func newNghttp2TraceEncoder(t *trace.Trace, _ trace.Setting) (trace.TraceEncoder, error) {
 	return newTraceEncoder(t, "nghttp2", 1, nghttp2TraceNVA, func(e *traceEncoder, keep bool) C.hq_tally {
 		return nghttp2TraceDeflate(e.c, e.nva, e.out, e.lens, keep)
-	})
+	}), nil
 }
 
 func newNghttp3TraceEncoder(t *trace.Trace, s trace.Setting) (trace.TraceEncoder, error) {
 	return newTraceEncoder(t, "nghttp3", 2, nghttp3TraceNVA, func(e *traceEncoder, keep bool) C.hq_tally {
 		return nghttp3TraceEncode(e.c, e.nva, s.Capacity, s.Blocked, e.out, e.lens, keep)
-	})
+	}), nil
 }
 
 func newNghttp2TraceDecoder(t *trace.Trace, _ trace.Setting) (trace.TraceDecoder, error) {

@@ -34,21 +34,21 @@ static inline void hq_count(hq_tally *t, size_t namelen, size_t valuelen) {
 	}
 }
 
-// HQ_DEFINE_TRACE_NVA defines fn, which allocates the name-value structs
-// of type T (nghttp2's and nghttp3's have the same fields) of a trace's
-// n fields, pointing into its strings; NULL when out of memory. Free it
-// with free.
+// HQ_DEFINE_TRACE_NVA defines fn, which fills nva with the name-value
+// structs of type T (nghttp2's and nghttp3's have the same fields) of the n
+// fields of one list, whose field_at numbers start at at, pointing into t's
+// strings. The encode loops call it for every list, inside the timed run:
+// a server builds these for each message it sends, as the Go rows build
+// their lists (trace.Fill) for each one.
 #define HQ_DEFINE_TRACE_NVA(fn, T) \
-	static T *fn(const hq_trace *t, size_t n) { \
-		T *nva = calloc(n ? n : 1, sizeof(T)); \
-		for (size_t i = 0; nva != NULL && i < n; i++) { \
-			const size_t *at = t->field_at + 4 * i; \
+	static void fn(T *nva, const hq_trace *t, const size_t *at, size_t n) { \
+		for (size_t i = 0; i < n; i++, at += 4) { \
 			nva[i].name = t->strings + at[0]; \
 			nva[i].namelen = at[1]; \
 			nva[i].value = t->strings + at[2]; \
 			nva[i].valuelen = at[3]; \
+			nva[i].flags = 0; \
 		} \
-		return nva; \
 	}
 
 #endif
