@@ -62,14 +62,17 @@ func (e *Encoder) chooseBase() uint64 {
 		bestLen += relLen(p.ric-1-r>>1, 63>>(2*(r&1)))
 	}
 	best := p.ric
-	var c *baseCounts
-	if len(refs) >= baseCountsMin && len(refs) <= 0xffff && p.ric-p.minRef <= baseWindow {
-		c = &baseCounts{}
-		c.init(p.minRef, p.ric, refs)
+	if bestLen == len(refs)+1 {
+		return best // nothing is shorter
 	}
+	var c baseBounds
+	fast := p.ric-p.minRef <= baseWindow && c.init(p.ric, refs, bestLen-1-len(refs))
 	// Only a length below bestLen matters: refsLenUnder stops at it.
 	lenAt := func(b uint64) int {
-		if c != nil && b >= p.minRef {
+		if fast && b >= p.minRef {
+			if b < c.first || b > c.last {
+				return bestLen // x references or more outside their range
+			}
 			return c.refsLen(p.ric, b, len(refs))
 		}
 		return refsLenUnder(p.ric, b, refs, bestLen)
@@ -90,50 +93,61 @@ func (e *Encoder) chooseBase() uint64 {
 	return best
 }
 
-// A section with many references tries its Bases by counting: while every
-// referenced entry lies within baseWindow of the Required Insert Count,
-// each index takes one byte or two with any Base from the oldest one
-// referenced (see relLen), so a Base's length is the references' count plus
-// those past their prefix, which prefix sums over the window give at once.
-const (
-	baseCountsMin = 12
-	baseWindow    = 134 // 7 + 128 - 1: two bytes at most for any prefix
-)
+// While every referenced entry lies within baseWindow below the Required
+// Insert Count (RIC), each index takes one byte or two with any Base from
+// the oldest one referenced: one exactly when the Base is in [r+1-m, r+M]
+// for reference r (m, M: the post-base and relative prefixes' largest
+// values). A Base is shorter than the RIC only with fewer references out of
+// range than the x there, so the x largest lower ends and the x upper ends
+// below the RIC tell its length: baseBounds holds them, for x up to 4.
+const baseWindow = 134 // 7 + 128 - 1: two bytes at most for any prefix
 
-// baseCounts holds, for the references at absolute index lo + o, the
-// number of indexed-line references (low 16 bits) and of name references
-// (high 16) below each o: one sum a step.
-type baseCounts struct {
-	lo  uint64
-	w   int
-	tot uint32 // n[w]
-	n   [baseWindow + 1]uint32
+type baseBounds struct {
+	x           int
+	lo, hi      [4]uint64 // lo in decreasing order
+	first, last uint64    // the Bases with fewer than x outside: lo[x-1] to max(hi)
 }
 
-func (c *baseCounts) init(lo, ric uint64, refs []uint64) {
-	c.lo, c.w = lo, int(ric-lo)
+// init sets the ends for refs, x of which take two bytes with the Base at
+// ric, and reports whether x is small enough.
+func (c *baseBounds) init(ric uint64, refs []uint64, x int) bool {
+	if x < 1 || x > len(c.lo) {
+		return false
+	}
+	c.x = x
+	k := 0
 	for _, r := range refs {
-		c.n[int(r>>1-lo)+1] += 1 << (16 * (r & 1))
+		ref, name := r>>1, r&1
+		if h := ref + 63>>(2*name); h < ric {
+			c.hi[k&3] = h
+			c.last = max(c.last, h)
+			k++
+		}
+		l := ref + 1 - min(ref+1, 15>>name)
+		for j := range c.lo[:x] {
+			if l > c.lo[j] {
+				c.lo[j], l = l, c.lo[j]
+			}
+		}
 	}
-	for o := 1; o <= c.w; o++ {
-		c.n[o] += c.n[o-1]
-	}
-	c.tot = c.n[c.w]
-}
-
-// below returns the counts of references to entries below abs t.
-func (c *baseCounts) below(t int64) uint32 {
-	return c.n[min(max(t-int64(c.lo), 0), int64(c.w))]
+	c.first = c.lo[x-1]
+	return true
 }
 
 // refsLen returns the bytes that depend on Base b (its part of the prefix
-// and every reference's index part; the tests' refsLen) for lo <= b <= ric.
-func (c *baseCounts) refsLen(ric, b uint64, n int) int {
-	// Relative: two bytes from b-1-r >= 63 (indexed) or 15 (name).
-	// Post-base: two bytes from r-b >= 15 (indexed) or 7 (name).
-	i, m := c.below(int64(b)-63)&0xffff, c.below(int64(b)-15)>>16
-	pi, pm := c.below(int64(b)+15)&0xffff, c.below(int64(b)+7)>>16
-	return baseLen(ric, b) + n + int(i+m+c.tot&0xffff-pi+c.tot>>16-pm)
+// and every reference's index part; the tests' refsLen) for lo <= b <= ric
+// when that is below baseLen(ric, ric)+n+x, or one at least that.
+func (c *baseBounds) refsLen(ric, b uint64, n int) int {
+	l := baseLen(ric, b) + n
+	for j := range c.lo[:c.x] {
+		if c.lo[j] > b {
+			l++
+		}
+		if c.hi[j] < b {
+			l++
+		}
+	}
+	return l
 }
 
 // refsLenUnder is that length for any Base, or one at least bound,

@@ -75,25 +75,42 @@ func TestEncoderRememberedLines(t *testing.T) {
 	}
 }
 
-// TestBaseCounts checks the counted lengths of the Base search against
-// refsLen for every Base from the oldest referenced entry.
-func TestBaseCounts(t *testing.T) {
+// TestBaseBounds checks the lengths of the Base search from the ends of
+// the references' ranges against refsLen for every Base from the oldest
+// referenced entry: the same length below the Required Insert Count's,
+// one at least that otherwise.
+func TestBaseBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
+	tested := 0
+	for range 20000 {
 		lo := r.Uint64N(1 << 20)
+		if r.IntN(4) == 0 {
+			lo = r.Uint64N(20) // ends clamped at 0
+		}
 		ric := lo + 1 + r.Uint64N(baseWindow)
-		refs := make([]uint64, baseCountsMin+r.IntN(40))
+		refs := make([]uint64, 1+r.IntN(40))
 		refs[0] = lo << 1
 		for i := 1; i < len(refs); i++ {
-			refs[i] = (lo+r.Uint64N(ric-lo))<<1 | r.Uint64N(2)
+			refs[i] = (ric-1-r.Uint64N(min(ric-lo, 1+r.Uint64N(80))))<<1 | r.Uint64N(2)
 		}
-		var c baseCounts
-		c.init(lo, ric, refs)
+		at := refsLen(ric, ric, refs)
+		var c baseBounds
+		if !c.init(ric, refs, at-1-len(refs)) {
+			continue
+		}
+		tested++
 		for b := lo; b <= ric; b++ {
-			if got, want := c.refsLen(ric, b, len(refs)), refsLen(ric, b, refs); got != want {
-				t.Fatalf("lo %d ric %d base %d: counted %d, refsLen %d", lo, ric, b, got, want)
+			got, want := c.refsLen(ric, b, len(refs)), refsLen(ric, b, refs)
+			if want < at && got != want || want >= at && got < at {
+				t.Fatalf("ric %d base %d refs %v: %d, refsLen %d (%d at ric)", ric, b, refs, got, want, at)
+			}
+			if (b < c.first || b > c.last) && want < at {
+				t.Fatalf("ric %d base %d refs %v: outside %d to %d, refsLen %d (%d at ric)", ric, b, refs, c.first, c.last, want, at)
 			}
 		}
+	}
+	if tested < 5000 {
+		t.Fatalf("only %d sections with few references past their prefix", tested)
 	}
 }
 
