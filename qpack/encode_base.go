@@ -47,43 +47,42 @@ const maxBaseCandidates = 16
 // the section become post-base) and one past each referenced entry.
 func (e *Encoder) chooseBase() uint64 {
 	p := &e.pl
+	fs, ric := p.fields, p.ric
 	// The references in field order, each entry<<1, | 1 for a name's.
-	refs, n := slices.Grow(e.blocked[:0], len(p.fields))[:len(p.fields)], 0
-	for i := range p.fields {
-		f := &p.fields[i]
-		d := f.kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
-		refs[n] = f.ref<<1 | uint64(d)/2
+	refs, n := slices.Grow(e.blocked[:0], len(fs))[:len(fs)], 0
+	for i := range fs {
+		d := fs[i].kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
+		refs[n] = fs[i].ref<<1 | uint64(d)/2
 		n += int((uint64(d&^2) - 1) >> 63)
 	}
 	refs = refs[:n]
 	e.blocked = refs
-	bestLen := baseLen(p.ric, p.ric) // with the Base at the Required Insert Count
-	for _, r := range refs {
-		bestLen += relLen(p.ric-1-r>>1, 63>>(2*(r&1)))
+	// Bases out of [first, last] are no shorter than ric (see baseRange).
+	x, first, last, win := 0, uint64(0), ^uint64(0), ric-p.minRef <= baseWindow
+	if win {
+		x, first, last = baseRange(ric, refs)
 	}
-	best := p.ric
-	if bestLen == len(refs)+1 {
-		return best // nothing is shorter
+	bestLen := 1 + n + x // with the Base at ric (baseLen 1)
+	for i := 0; !win && i < n; i++ {
+		bestLen += relLen(ric-1-refs[i]>>1, 63>>(2*(refs[i]&1))) - 1
 	}
-	var c baseBounds
-	fast := p.ric-p.minRef <= baseWindow && c.init(p.ric, refs, bestLen-1-len(refs))
+	best := ric
 	// Only a length below bestLen matters: refsLenUnder stops at it.
 	lenAt := func(b uint64) int {
-		if fast && b >= p.minRef {
-			if b < c.first || b > c.last {
-				return bestLen // x references or more outside their range
-			}
-			return c.refsLen(p.ric, b, len(refs))
+		if b < first || b > last {
+			return bestLen
+		} else if x == 1 { // no reference out of its range
+			return baseLen(ric, b) + n
 		}
-		return refsLenUnder(p.ric, b, refs, bestLen)
+		return refsLenUnder(ric, b, refs, bestLen)
 	}
-	if p.start < p.ric {
+	if p.start < ric && bestLen > n+1 {
 		if l := lenAt(p.start); l < bestLen {
 			best, bestLen = p.start, l
 		}
 	}
-	for i, tried := 0, 0; i < len(refs) && bestLen > len(refs)+1 && tried < maxBaseCandidates; i++ {
-		if b := refs[i]>>1 + 1; b < p.ric {
+	for i, tried := 0, 0; i < n && bestLen > n+1 && tried < maxBaseCandidates; i++ {
+		if b := refs[i]>>1 + 1; b < ric {
 			if l := lenAt(b); l < bestLen {
 				best, bestLen = b, l
 			}
@@ -94,60 +93,39 @@ func (e *Encoder) chooseBase() uint64 {
 }
 
 // While every referenced entry lies within baseWindow below the Required
-// Insert Count (RIC), each index takes one byte or two with any Base from
+// Insert Count (ric), each index takes one byte or two with any Base from
 // the oldest one referenced: one exactly when the Base is in [r+1-m, r+M]
 // for reference r (m, M: the post-base and relative prefixes' largest
-// values). A Base is shorter than the RIC only with fewer references out of
-// range than the x there, so the x largest lower ends and the x upper ends
-// below the RIC tell its length: baseBounds holds them, for x up to 4.
+// values). A table of 4,288 bytes or less holds at most 134 entries.
 const baseWindow = 134 // 7 + 128 - 1: two bytes at most for any prefix
 
-type baseBounds struct {
-	x           int
-	lo, hi      [4]uint64 // lo in decreasing order
-	first, last uint64    // the Bases with fewer than x outside: lo[x-1] to max(hi)
-}
-
-// init sets the ends for refs, x of which take two bytes with the Base at
-// ric, and reports whether x is small enough.
-func (c *baseBounds) init(ric uint64, refs []uint64, x int) bool {
-	if x < 1 || x > len(c.lo) {
-		return false
-	}
-	c.x = x
-	k := 0
+// baseRange returns x, the references of refs, all within baseWindow below
+// ric, that take two bytes with the Base at ric, and the Bases from the
+// oldest one referenced that may be shorter, from first to last: a Base
+// needs fewer than x references out of their range, so it is at most the
+// largest upper end below ric and, for x up to 4, at least the x-th lower end.
+func baseRange(ric uint64, refs []uint64) (x int, first, last uint64) {
 	for _, r := range refs {
-		ref, name := r>>1, r&1
-		if h := ref + 63>>(2*name); h < ric {
-			c.hi[k&3] = h
-			c.last = max(c.last, h)
-			k++
+		if h := r>>1 + 63>>(2*(r&1)); h < ric {
+			x, last = x+1, max(last, h)
 		}
-		l := ref + 1 - min(ref+1, 15>>name)
-		for j := range c.lo[:x] {
-			if l > c.lo[j] {
-				c.lo[j], l = l, c.lo[j]
+	}
+	var lo [4]int64 // the x largest lower ends, in decreasing order
+	if x == 0 || x > len(lo) {
+		return x, 0, last
+	}
+	floor := int64(0) // lo[x-1]
+	for _, r := range refs {
+		if l := int64(r>>1) + 1 - int64(15>>(r&1)); l > floor {
+			for j := range lo[:x] {
+				if l > lo[j] {
+					lo[j], l = l, lo[j]
+				}
 			}
+			floor = lo[x-1]
 		}
 	}
-	c.first = c.lo[x-1]
-	return true
-}
-
-// refsLen returns the bytes that depend on Base b (its part of the prefix
-// and every reference's index part; the tests' refsLen) for lo <= b <= ric
-// when that is below baseLen(ric, ric)+n+x, or one at least that.
-func (c *baseBounds) refsLen(ric, b uint64, n int) int {
-	l := baseLen(ric, b) + n
-	for j := range c.lo[:c.x] {
-		if c.lo[j] > b {
-			l++
-		}
-		if c.hi[j] < b {
-			l++
-		}
-	}
-	return l
+	return x, uint64(floor), last
 }
 
 // refsLenUnder is that length for any Base, or one at least bound,

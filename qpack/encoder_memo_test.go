@@ -75,17 +75,15 @@ func TestEncoderRememberedLines(t *testing.T) {
 	}
 }
 
-// TestBaseBounds checks the lengths of the Base search from the ends of
-// the references' ranges against refsLen for every Base from the oldest
-// referenced entry: the same length below the Required Insert Count's,
-// one at least that otherwise.
-func TestBaseBounds(t *testing.T) {
+// TestBaseRange checks baseRange against refsLen for every Base: one
+// shorter than the Required Insert Count lies within its range.
+func TestBaseRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	tested := 0
+	counts := map[int]int{}
 	for range 20000 {
 		lo := r.Uint64N(1 << 20)
 		if r.IntN(4) == 0 {
-			lo = r.Uint64N(20) // ends clamped at 0
+			lo = r.Uint64N(20) // lower ends clamped at 0
 		}
 		ric := lo + 1 + r.Uint64N(baseWindow)
 		refs := make([]uint64, 1+r.IntN(40))
@@ -94,23 +92,25 @@ func TestBaseBounds(t *testing.T) {
 			refs[i] = (ric-1-r.Uint64N(min(ric-lo, 1+r.Uint64N(80))))<<1 | r.Uint64N(2)
 		}
 		at := refsLen(ric, ric, refs)
-		var c baseBounds
-		if !c.init(ric, refs, at-1-len(refs)) {
-			continue
+		x, first, last := baseRange(ric, refs)
+		if at != 1+len(refs)+x {
+			t.Fatalf("ric %d refs %v: x %d, refsLen %d", ric, refs, x, at)
 		}
-		tested++
-		for b := lo; b <= ric; b++ {
-			got, want := c.refsLen(ric, b, len(refs)), refsLen(ric, b, refs)
-			if want < at && got != want || want >= at && got < at {
-				t.Fatalf("ric %d base %d refs %v: %d, refsLen %d (%d at ric)", ric, b, refs, got, want, at)
+		counts[min(x, 5)]++
+		for b := lo - min(lo, 20); b <= ric; b++ {
+			want := refsLen(ric, b, refs)
+			if want < at && (b < first || b > last) {
+				t.Fatalf("ric %d base %d refs %v: outside %d to %d, refsLen %d (%d at ric)", ric, b, refs, first, last, want, at)
 			}
-			if (b < c.first || b > c.last) && want < at {
-				t.Fatalf("ric %d base %d refs %v: outside %d to %d, refsLen %d (%d at ric)", ric, b, refs, c.first, c.last, want, at)
+			if x == 1 && b >= first && b <= last && want != baseLen(ric, b)+len(refs) {
+				t.Fatalf("ric %d base %d refs %v: within %d to %d, refsLen %d", ric, b, refs, first, last, want)
 			}
 		}
 	}
-	if tested < 5000 {
-		t.Fatalf("only %d sections with few references past their prefix", tested)
+	for x := range 6 {
+		if counts[x] < 500 {
+			t.Fatalf("x %d in only %d sections (%v)", x, counts[x], counts)
+		}
 	}
 }
 
