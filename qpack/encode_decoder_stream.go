@@ -77,13 +77,9 @@ func (e *Encoder) decoderInstruction(p []byte) (int, error) {
 		// A Section Acknowledgment of stream 255 to 16,510, the usual
 		// kind: read here, with none of ReadInt's two calls.
 		v = 127 + uint64(p[1]&0x7f) + uint64(p[2])<<7
-	} else {
-		v, l, err = wire.ReadInt(p, prefix)
-	}
-	if err == wire.ErrTruncated {
+	} else if v, l, err = wire.ReadInt(p, prefix); err == wire.ErrTruncated {
 		return 0, nil
-	}
-	if err != nil {
+	} else if err != nil {
 		return 0, e.decoderStreamError(0, err)
 	}
 	switch {
