@@ -105,10 +105,15 @@ const baseWindow = 134 // 7 + 128 - 1: two bytes at most for any prefix
 // needs fewer than x references out of their range, so it is at most the
 // largest upper end below ric and, for x up to 4, at least the x-th lower end.
 func baseRange(ric uint64, refs []uint64) (x int, first, last uint64) {
+	top := int64(0) // the largest lower end: the answer for the usual x 1
 	for _, r := range refs {
+		top = max(top, int64(r>>1)+1-int64(15>>(r&1)))
 		if h := r>>1 + 63>>(2*(r&1)); h < ric {
 			x, last = x+1, max(last, h)
 		}
+	}
+	if x == 1 {
+		return x, uint64(top), last
 	}
 	var lo [4]int64 // the x largest lower ends, in decreasing order
 	if x == 0 || x > len(lo) {

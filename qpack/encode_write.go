@@ -126,9 +126,9 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 // streamID and appends all of it to dst, growing it as needed. Send the
 // encoder-stream bytes (AppendEncoderStream) before the section.
 func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
-	rewind(fields)
 	if e.staticOnly() {
 		// One pass, straight into dst.
+		rewind(fields) // (Plan rewinds it otherwise)
 		e.beginPlan(streamID)
 		dst = e.appendStatic(dst, fields, false)
 		e.sectionDone()
