@@ -107,8 +107,8 @@ const baseWindow = 134 // 7 + 128 - 1: two bytes at most for any prefix
 func baseRange(ric uint64, refs []uint64) (x int, first, last uint64) {
 	top := int64(0) // the largest lower end: the answer for the usual x 1
 	for _, r := range refs {
-		top = max(top, int64(r>>1)+1-int64(15>>(r&1)))
-		if h := r>>1 + 63>>(2*(r&1)); h < ric {
+		top = max(top, int64(r>>1+(r&1)*8)-14) // (no shift by a variable)
+		if h := r>>1 + 63 - (r&1)*48; h < ric {
 			x, last = x+1, max(last, h)
 		}
 	}
@@ -121,7 +121,7 @@ func baseRange(ric uint64, refs []uint64) (x int, first, last uint64) {
 	}
 	floor := int64(0) // lo[x-1]
 	for _, r := range refs {
-		if l := int64(r>>1) + 1 - int64(15>>(r&1)); l > floor {
+		if l := int64(r>>1+(r&1)*8) - 14; l > floor {
 			for j := range lo[:x] {
 				if l > lo[j] {
 					lo[j], l = l, lo[j]
