@@ -47,40 +47,42 @@ const maxBaseCandidates = 16
 // the section become post-base) and one past each referenced entry.
 func (e *Encoder) chooseBase() uint64 {
 	p := &e.pl
+	fs, ric := p.fields, p.ric
 	// The references in field order, each entry<<1, | 1 for a name's.
-	refs, n := slices.Grow(e.blocked[:0], len(p.fields))[:len(p.fields)], 0
-	for i := range p.fields {
-		f := &p.fields[i]
-		d := f.kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
-		refs[n] = f.ref<<1 | uint64(d)/2
+	refs, n := slices.Grow(e.blocked[:0], len(fs))[:len(fs)], 0
+	for i := range fs {
+		d := fs[i].kind - repDynamic // 0 or 2 for a reference; with no branch, which mispredicts
+		refs[n] = fs[i].ref<<1 | uint64(d)/2
 		n += int((uint64(d&^2) - 1) >> 63)
 	}
 	refs = refs[:n]
 	e.blocked = refs
-	bestLen := baseLen(p.ric, p.ric) // with the Base at the Required Insert Count
-	for _, r := range refs {
-		bestLen += relLen(p.ric-1-r>>1, 63>>(2*(r&1)))
+	// Bases out of [first, last] are no shorter than ric (see baseRange).
+	x, first, last, win := 0, uint64(0), ^uint64(0), ric-p.minRef <= baseWindow
+	if win {
+		x, first, last = baseRange(ric, refs)
 	}
-	best := p.ric
-	var c *baseCounts
-	if len(refs) >= baseCountsMin && len(refs) <= 0xffff && p.ric-p.minRef <= baseWindow {
-		c = &baseCounts{}
-		c.init(p.minRef, p.ric, refs)
+	bestLen := 1 + n + x // with the Base at ric (baseLen 1)
+	for i := 0; !win && i < n; i++ {
+		bestLen += relLen(ric-1-refs[i]>>1, 63>>(2*(refs[i]&1))) - 1
 	}
+	best := ric
 	// Only a length below bestLen matters: refsLenUnder stops at it.
 	lenAt := func(b uint64) int {
-		if c != nil && b >= p.minRef {
-			return c.refsLen(p.ric, b, len(refs))
+		if b < first || b > last {
+			return bestLen
+		} else if x == 1 { // no reference out of its range
+			return baseLen(ric, b) + n
 		}
-		return refsLenUnder(p.ric, b, refs, bestLen)
+		return refsLenUnder(ric, b, refs, bestLen)
 	}
-	if p.start < p.ric {
+	if p.start < ric && bestLen > n+1 {
 		if l := lenAt(p.start); l < bestLen {
 			best, bestLen = p.start, l
 		}
 	}
-	for i, tried := 0, 0; i < len(refs) && bestLen > len(refs)+1 && tried < maxBaseCandidates; i++ {
-		if b := refs[i]>>1 + 1; b < p.ric {
+	for i, tried := 0, 0; i < n && bestLen > n+1 && tried < maxBaseCandidates; i++ {
+		if b := refs[i]>>1 + 1; b < ric {
 			if l := lenAt(b); l < bestLen {
 				best, bestLen = b, l
 			}
@@ -90,50 +92,45 @@ func (e *Encoder) chooseBase() uint64 {
 	return best
 }
 
-// A section with many references tries its Bases by counting: while every
-// referenced entry lies within baseWindow of the Required Insert Count,
-// each index takes one byte or two with any Base from the oldest one
-// referenced (see relLen), so a Base's length is the references' count plus
-// those past their prefix, which prefix sums over the window give at once.
-const (
-	baseCountsMin = 12
-	baseWindow    = 134 // 7 + 128 - 1: two bytes at most for any prefix
-)
+// While every referenced entry lies within baseWindow below the Required
+// Insert Count (ric), each index takes one byte or two with any Base from
+// the oldest one referenced: one exactly when the Base is in [r+1-m, r+M]
+// for reference r (m, M: the post-base and relative prefixes' largest
+// values). A table of 4,288 bytes or less holds at most 134 entries.
+const baseWindow = 134 // 7 + 128 - 1: two bytes at most for any prefix
 
-// baseCounts holds, for the references at absolute index lo + o, the
-// number of indexed-line references (low 16 bits) and of name references
-// (high 16) below each o: one sum a step.
-type baseCounts struct {
-	lo  uint64
-	w   int
-	tot uint32 // n[w]
-	n   [baseWindow + 1]uint32
-}
-
-func (c *baseCounts) init(lo, ric uint64, refs []uint64) {
-	c.lo, c.w = lo, int(ric-lo)
+// baseRange returns x, the references of refs, all within baseWindow below
+// ric, that take two bytes with the Base at ric, and the Bases from the
+// oldest one referenced that may be shorter, from first to last: a Base
+// needs fewer than x references out of their range, so it is at most the
+// largest upper end below ric and, for x up to 4, at least the x-th lower end.
+func baseRange(ric uint64, refs []uint64) (x int, first, last uint64) {
+	top := int64(0) // the largest lower end: the answer for the usual x 1
 	for _, r := range refs {
-		c.n[int(r>>1-lo)+1] += 1 << (16 * (r & 1))
+		top = max(top, int64(r>>1+(r&1)*8)-14) // (no shift by a variable)
+		if h := r>>1 + 63 - (r&1)*48; h < ric {
+			x, last = x+1, max(last, h)
+		}
 	}
-	for o := 1; o <= c.w; o++ {
-		c.n[o] += c.n[o-1]
+	if x == 1 {
+		return x, uint64(top), last
 	}
-	c.tot = c.n[c.w]
-}
-
-// below returns the counts of references to entries below abs t.
-func (c *baseCounts) below(t int64) uint32 {
-	return c.n[min(max(t-int64(c.lo), 0), int64(c.w))]
-}
-
-// refsLen returns the bytes that depend on Base b (its part of the prefix
-// and every reference's index part; the tests' refsLen) for lo <= b <= ric.
-func (c *baseCounts) refsLen(ric, b uint64, n int) int {
-	// Relative: two bytes from b-1-r >= 63 (indexed) or 15 (name).
-	// Post-base: two bytes from r-b >= 15 (indexed) or 7 (name).
-	i, m := c.below(int64(b)-63)&0xffff, c.below(int64(b)-15)>>16
-	pi, pm := c.below(int64(b)+15)&0xffff, c.below(int64(b)+7)>>16
-	return baseLen(ric, b) + n + int(i+m+c.tot&0xffff-pi+c.tot>>16-pm)
+	var lo [4]int64 // the x largest lower ends, in decreasing order
+	if x == 0 || x > len(lo) {
+		return x, 0, last
+	}
+	floor := int64(0) // lo[x-1]
+	for _, r := range refs {
+		if l := int64(r>>1+(r&1)*8) - 14; l > floor {
+			for j := range lo[:x] {
+				if l > lo[j] {
+					lo[j], l = l, lo[j]
+				}
+			}
+			floor = lo[x-1]
+		}
+	}
+	return x, uint64(floor), last
 }
 
 // refsLenUnder is that length for any Base, or one at least bound,

@@ -34,6 +34,12 @@ func (e *Encoder) ReadDecoderStream(b []byte) error {
 	}
 	r := &e.dec
 	for len(b) > 0 {
+		if r.n == 0 && len(b) >= 3 && b[0] == 0xff && b[1] >= 0x80 && b[2] < 0x80 && e.ackSection(127+uint64(b[1]&0x7f)+uint64(b[2])<<7) {
+			// A Section Acknowledgment of stream 255 to 16,510, the usual
+			// instruction: applied here, with no call to parse it.
+			b, r.off = b[3:], r.off+3
+			continue
+		}
 		if r.n == 0 {
 			l, err := e.decoderInstruction(b)
 			if err != nil {
@@ -72,18 +78,10 @@ func (e *Encoder) decoderInstruction(p []byte) (int, error) {
 	if b&0x80 != 0 {
 		prefix = 7
 	}
-	var v, l, err = uint64(0), 3, error(nil)
-	if b == 0xff && len(p) >= 3 && p[1] >= 0x80 && p[2] < 0x80 {
-		// A Section Acknowledgment of stream 255 to 16,510, the usual
-		// kind: read here, with none of ReadInt's two calls.
-		v = 127 + uint64(p[1]&0x7f) + uint64(p[2])<<7
-	} else {
-		v, l, err = wire.ReadInt(p, prefix)
-	}
+	v, l, err := wire.ReadInt(p, prefix)
 	if err == wire.ErrTruncated {
 		return 0, nil
-	}
-	if err != nil {
+	} else if err != nil {
 		return 0, e.decoderStreamError(0, err)
 	}
 	switch {

@@ -133,7 +133,9 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	p.canBlock = false
 	p.floor = 0
 	blocked := false
-	if p.dynamic {
+	if p.dynamic && len(e.out) == 0 { // (the usual: every section acknowledged)
+		p.canBlock, p.floor = e.maxBlocked > 0, e.krc
+	} else if p.dynamic {
 		n := e.blockedStreams()
 		blocked = e.streamBlocked(streamID)
 		p.canBlock = blocked || n < e.maxBlocked

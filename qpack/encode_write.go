@@ -82,15 +82,13 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		e.sectionDone()
 		return dst
 	}
-	if n := e.Remaining(); cap(dst)-len(dst) < n {
-		dst = slices.Grow(dst, n)
-	}
-	dst = append(dst, e.pend[e.pendAt:]...)
-	e.pendAt = len(e.pend)
 	p := &e.pl
-	if p.next < 0 {
-		dst = qinstr.AppendSectionPrefix(dst, p.ric, p.base, e.maxEntries)
+	if p.next < 0 { // nothing written, nothing pending (p.total 0 when lazy)
+		dst = qinstr.AppendSectionPrefix(slices.Grow(dst, p.total), p.ric, p.base, e.maxEntries)
 		p.next = 0
+	} else {
+		dst = append(slices.Grow(dst, e.Remaining()), e.pend[e.pendAt:]...)
+		e.pendAt = len(e.pend)
 	}
 	fs, base := p.fields[p.next:], p.base
 	for i := 0; i < len(fs); i++ {
@@ -128,9 +126,9 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 // streamID and appends all of it to dst, growing it as needed. Send the
 // encoder-stream bytes (AppendEncoderStream) before the section.
 func (e *Encoder) AppendSection(streamID uint64, dst []byte, fields fastpath.Enumerator) []byte {
-	rewind(fields)
 	if e.staticOnly() {
 		// One pass, straight into dst.
+		rewind(fields) // (Plan rewinds it otherwise)
 		e.beginPlan(streamID)
 		dst = e.appendStatic(dst, fields, false)
 		e.sectionDone()

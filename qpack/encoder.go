@@ -254,8 +254,10 @@ func (e *Encoder) AppendEncoderStream(dst []byte) []byte {
 		dst, e.stream = e.stream, nil
 		return dst
 	}
-	dst = append(dst, e.stream...)
-	e.stream = e.stream[:0]
+	if len(e.stream) > 0 { // (no call for none)
+		dst = append(dst, e.stream...)
+		e.stream = e.stream[:0]
+	}
 	return dst
 }
 
@@ -307,7 +309,10 @@ func (e *Encoder) ackSection(id uint64) bool {
 	for i := range e.out {
 		if e.out[i].stream == id {
 			e.krc = max(e.krc, e.out[i].ric)
-			e.out = e.out[:i+copy(e.out[i:], e.out[i+1:])] // (the length alone: no pointer store)
+			if i+1 < len(e.out) { // (the usual last one: no call)
+				copy(e.out[i:], e.out[i+1:])
+			}
+			e.out = e.out[:len(e.out)-1] // (the length alone: no pointer store)
 			return true
 		}
 	}

@@ -75,24 +75,41 @@ func TestEncoderRememberedLines(t *testing.T) {
 	}
 }
 
-// TestBaseCounts checks the counted lengths of the Base search against
-// refsLen for every Base from the oldest referenced entry.
-func TestBaseCounts(t *testing.T) {
+// TestBaseRange checks baseRange against refsLen for every Base: one
+// shorter than the Required Insert Count lies within its range.
+func TestBaseRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
+	counts := map[int]int{}
+	for range 20000 {
 		lo := r.Uint64N(1 << 20)
+		if r.IntN(4) == 0 {
+			lo = r.Uint64N(20) // lower ends clamped at 0
+		}
 		ric := lo + 1 + r.Uint64N(baseWindow)
-		refs := make([]uint64, baseCountsMin+r.IntN(40))
+		refs := make([]uint64, 1+r.IntN(40))
 		refs[0] = lo << 1
 		for i := 1; i < len(refs); i++ {
-			refs[i] = (lo+r.Uint64N(ric-lo))<<1 | r.Uint64N(2)
+			refs[i] = (ric-1-r.Uint64N(min(ric-lo, 1+r.Uint64N(80))))<<1 | r.Uint64N(2)
 		}
-		var c baseCounts
-		c.init(lo, ric, refs)
-		for b := lo; b <= ric; b++ {
-			if got, want := c.refsLen(ric, b, len(refs)), refsLen(ric, b, refs); got != want {
-				t.Fatalf("lo %d ric %d base %d: counted %d, refsLen %d", lo, ric, b, got, want)
+		at := refsLen(ric, ric, refs)
+		x, first, last := baseRange(ric, refs)
+		if at != 1+len(refs)+x {
+			t.Fatalf("ric %d refs %v: x %d, refsLen %d", ric, refs, x, at)
+		}
+		counts[min(x, 5)]++
+		for b := lo - min(lo, 20); b <= ric; b++ {
+			want := refsLen(ric, b, refs)
+			if want < at && (b < first || b > last) {
+				t.Fatalf("ric %d base %d refs %v: outside %d to %d, refsLen %d (%d at ric)", ric, b, refs, first, last, want, at)
 			}
+			if x == 1 && b >= first && b <= last && want != baseLen(ric, b)+len(refs) {
+				t.Fatalf("ric %d base %d refs %v: within %d to %d, refsLen %d", ric, b, refs, first, last, want)
+			}
+		}
+	}
+	for x := range 6 {
+		if counts[x] < 500 {
+			t.Fatalf("x %d in only %d sections (%v)", x, counts[x], counts)
 		}
 	}
 }

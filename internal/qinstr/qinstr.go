@@ -45,11 +45,14 @@ func AppendDuplicate(dst []byte, index uint64) []byte {
 // Required Insert Count ric, encoded modulo 2*maxEntries (maxEntries is the
 // peer's maximum table capacity / 32), and the Base with its sign bit.
 func AppendSectionPrefix(dst []byte, ric, base, maxEntries uint64) []byte {
-	dst = wire.AppendInt(dst, 0, 8, EncodeRIC(ric, maxEntries))
-	if base >= ric {
-		return wire.AppendInt(dst, 0, 7, base-ric)
+	eric, sign, d := EncodeRIC(ric, maxEntries), byte(0), base-ric
+	if base < ric {
+		sign, d = 0x80, ric-base-1
 	}
-	return wire.AppendInt(dst, 0x80, 7, ric-base-1)
+	if eric < 0xff && d < 0x7f { // the usual: a byte each, no call
+		return append(dst, byte(eric), sign|byte(d))
+	}
+	return wire.AppendInt(wire.AppendInt(dst, 0, 8, eric), sign, 7, d)
 }
 
 // AppendIndexed appends an Indexed Field Line (§4.5.2): static entry index,
