@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/hqpack/hqpack/internal/wire"
@@ -95,7 +96,24 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 // with h when it misses, and whose value it remembers by vh.
 func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h Hash, vh uint64, abs uint64, ok bool, newest uint64, held bool) {
 	x := &t.index
-	vh = strHash(value, x.seed)
+	// strHash(value), written out: a call made every argument spill and
+	// reload (a static name, id > 0, needs no other hash).
+	vh = x.seed ^ uint64(len(value))*hashMul1
+	b := wire.RawBytes(unsafe.StringData(value), len(value), len(value))
+	for len(b) > 16 {
+		vh = mum(vh^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
+		b = b[16:]
+	}
+	var w, u uint64
+	switch {
+	case len(b) >= 8:
+		w, u = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
+	case len(b) >= 4:
+		w = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
+	case len(b) > 0:
+		w = uint64(b[0]) | uint64(b[len(b)/2])<<8 | uint64(b[len(b)-1])<<16
+	}
+	vh = fold(mum(vh^w, hashMul2^u))
 	n := (uint64(id)+1)*hashMul1 ^ x.seed // HashID's
 	if id == 0 {
 		n = strHash(name, x.seed)
@@ -110,12 +128,20 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	const size = unsafe.Sizeof(slot{})
 	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > first; {
 		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
-		if l.hf == h.f && (!held || a > lo && a <= hi) && t.Holds(a-1, name, value) {
-			if !held {
-				newest, held = a-1, true
-			}
-			if a > lo && a <= hi {
-				return h, vh, a - 1, true, newest, true
+		if l.hf == h.f && (!held || a > lo && a <= hi) {
+			// Holds, written out for a live entry: a call spilled and
+			// reloaded the walk's registers; EqualLoop calls nothing, even
+			// past 64 bytes.
+			n, v := t.Strings(t.ent(a - 1))
+			if len(n) == len(name) && len(v) == len(value) &&
+				(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
+				(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.EqualLoop(v, value)) {
+				if !held {
+					newest, held = a-1, true
+				}
+				if a > lo && a <= hi {
+					return h, vh, a - 1, true, newest, true
+				}
 			}
 		}
 		if uint64(l.nextF)-1 >= a-1 || a <= lo && held { // 0, or past the first insert
