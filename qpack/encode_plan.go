@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/hqpack/hqpack/internal/field"
+	"github.com/hqpack/hqpack/internal/policy"
 	"github.com/hqpack/hqpack/internal/wire"
 	"strconv"
 	"unsafe"
@@ -326,7 +327,12 @@ func (e *Encoder) keep(b []byte) string {
 // exact matches (sx and sn are static.LookupQPACK's). It returns the
 // planned field, valid until the next one is added.
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
-	pol := decide(e.indexing, f, sn, len(value))
+	// A static exact match is never indexed only by its flag or its name's
+	// class (Never, Cookie): the policy runs for those, and for the rest.
+	pol := fastpath.Flags(0)
+	if sx < 0 || f&fastpath.NeverIndex != 0 || nameClasses[sn] >= policy.Never {
+		pol = decide(e.indexing, f, sn, len(value))
+	}
 	pf := e.pl.push()
 	pf.memo = 0
 	if sx >= 0 && pol != fastpath.NeverIndex {
@@ -404,7 +410,8 @@ func (e *Encoder) choose(pf *planField) {
 			if p.canBlock && hi > p.start {
 				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
 					e.reference(abs)
-					pf.kind, pf.ref = repDynamic, abs
+					// Remembered as preInsert's are: nothing in (abs, hi) holds the field.
+					pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted()))
 					pf.noStrings()
 					return
 				}
