@@ -130,12 +130,12 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
 		if l.hf == h.f && (!held || a > lo && a <= hi) {
 			// Holds, written out for a live entry: a call spilled and
-			// reloaded the walk's registers; EqualLoop calls nothing, even
-			// past 64 bytes.
+			// reloaded the walk's registers. A value past 64 bytes goes to
+			// memequal (Equal), whose wide loop beats EqualLoop's words.
 			n, v := t.Strings(t.ent(a - 1))
 			if len(n) == len(name) && len(v) == len(value) &&
 				(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
-				(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.EqualLoop(v, value)) {
+				(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
 				if !held {
 					newest, held = a-1, true
 				}
