@@ -225,8 +225,8 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 	p := &e.pl
 	if m.kind == repStatic { // of a name never indexed but by the field's flag (see collect)
 		n, v := static.QPACKStrings(m.ref)
-		if f&fastpath.NeverIndex != 0 || !(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) ||
-			!(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
+		if f&fastpath.NeverIndex != 0 || !(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) ||
+			!(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.EqualLoop(v, value)) {
 			return false
 		}
 		p.fields = p.fields[:len(p.fields)+1]

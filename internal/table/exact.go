@@ -77,7 +77,7 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 		l := &x.slots[(a-1)&mask]
 		if e := &t.ents[(a-1)&mask]; a <= hi && l.hn == hn && int(e.nlen) == len(name) {
 			// Inline under 8 bytes too, where wire.Equal (and ==) call memequal.
-			if n, _ := t.Strings(e); len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name) {
+			if n, _ := t.Strings(e); len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name) {
 				return a - 1, true
 			}
 		}
@@ -184,8 +184,10 @@ func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) bool
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
 		return false
 	}
+	// The entry's bytes are never the caller's: no test of the addresses,
+	// and a name (short) in words, with no memequal past 64 bytes.
 	n, v := t.Strings(e)
-	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
+	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
 		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
 }
 
