@@ -244,13 +244,12 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 		m.pol, m.fl = uint8(pol), fl
 	}
 	abs, hi := m.ref, e.refLimit()
-	if abs < p.drainLo || !e.tbl.Recheck(&m.h, name, value, abs, abs+uint64(m.memo), hi) {
-		return false
-	}
 	// What collect and preInsert write: the rest of m is the same line
 	// (slot -1 and never false, or preInsert would not have looked), and
 	// an indexed dynamic line keeps no strings (see noStrings).
-	m.memo = memoSpan(abs, min(hi, e.tbl.Inserted()))
+	if m.memo = e.tbl.Recheck(&m.h, name, value, abs, abs+uint64(m.memo), hi); abs < p.drainLo || m.memo == 0 {
+		return false
+	}
 	p.minRef, p.maxRef = min(p.minRef, abs), max(p.maxRef, abs) // reference, inline
 	e.hist.referenced(abs)
 	p.fields = p.fields[:len(p.fields)+1]

@@ -2,6 +2,7 @@ package table
 
 import (
 	"encoding/binary"
+	"math"
 	"unsafe"
 
 	"github.com/hqpack/hqpack/internal/wire"
@@ -160,21 +161,23 @@ const maxRecheck = 16
 // arguments fit in registers), where an earlier LookupExact of the same
 // name and value, with since as its hi, returned abs: the entries between
 // abs and since were then known not to hold them, so only the entries from
-// since on need a look, and only at their hashes. It answers false, as if
-// it missed, when more than a few entries came since.
-func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) bool {
+// since on need a look, and only at their hashes. It answers 0, as if it
+// missed, when more than a few entries came since; else the since of the
+// next Recheck, as an offset from abs: min(hi, Inserted()) - abs (0 too
+// when that is past 32 bits).
+func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) uint32 {
 	hi = min(hi, t.inserted)
-	if abs < t.first || abs >= hi || !t.indexed || since <= abs {
-		return false
+	if abs < t.first || abs >= hi || !t.indexed || since <= abs || hi-abs > math.MaxUint32 {
+		return 0
 	}
 	if since < hi {
 		if hi-since > maxRecheck {
-			return false
+			return 0
 		}
 		mask := t.mask()
 		for a := since; a < hi; a++ {
 			if t.index.slots[a&mask].hf == h.f {
-				return false
+				return 0
 			}
 		}
 	}
@@ -182,13 +185,16 @@ func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) bool
 	// (a call here cost more than the lines it saves).
 	e := t.ent(abs)
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
-		return false
+		return 0
 	}
 	// The entry's bytes are never the caller's: no test of the addresses,
 	// and a name (short) in words, with no memequal past 64 bytes.
 	n, v := t.Strings(e)
-	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
-		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
+	if (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
+		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
+		return uint32(hi - abs)
+	}
+	return 0
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),
