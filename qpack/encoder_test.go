@@ -476,3 +476,27 @@ func TestEncoderNoIndexNameInsertedLater(t *testing.T) {
 		}
 	}
 }
+
+// TestEncoderRememberedStatic checks the static lines that the next
+// section's field at the same position may take without a lookup: the
+// same field is the one-byte static line again, but not when flagged
+// never-indexed, nor a field of the same lengths with other bytes (an
+// upper-case name is lowercased, and then the static line).
+func TestEncoderRememberedStatic(t *testing.T) {
+	e := etEncoder(etDynamic(4096, 100))
+	indexed := []etField{{Name: ":method", Value: "GET"}, {Name: "accept", Value: "*/*"}}
+	never := []etField{{Name: ":method", Value: "GET"}, {Name: "accept", Value: "*/*", Flags: fastpath.NeverIndex}}
+	other := []etField{{Name: ":method", Value: "PUT"}, {Name: "accept", Value: "*/x"}}
+	upper := []etField{{Name: ":method", Value: "GET"}, {Name: "Accept", Value: "*/*"}}
+	for i, c := range []struct {
+		f    []etField
+		want string
+	}{
+		{indexed, "0000d1dd"}, {indexed, "0000d1dd"}, {never, "0000d17f0e032a2f2a"},
+		{indexed, "0000d1dd"}, {other, "0200d580"}, {indexed, "0000d1dd"}, {upper, "0000d1dd"},
+	} {
+		if sec := e.AppendSection(uint64(4*i), nil, newEtFields(c.f)); hex.EncodeToString(sec) != c.want {
+			t.Errorf("section %d: %x, want %s", i, sec, c.want)
+		}
+	}
+}

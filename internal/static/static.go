@@ -40,6 +40,17 @@ func HPACKStrings(i uint64) (name, value string) {
 	return e.Name, e.Value
 }
 
+// QPACKStrings returns QPACK static entry i's name and value (0-based), or
+// two empty strings when i is out of range: QPACK without a copy of the
+// entry.
+func QPACKStrings(i uint64) (name, value string) {
+	if i >= QPACKLen {
+		return "", ""
+	}
+	e := &qpackTable[i]
+	return e.Name, e.Value
+}
+
 // QPACK returns QPACK static entry i (0-based, RFC 9204 Appendix A).
 // ok is false when i is out of range.
 func QPACK(i uint64) (e Entry, ok bool) {

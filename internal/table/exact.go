@@ -1,6 +1,8 @@
 package table
 
 import (
+	"encoding/binary"
+	"math"
 	"unsafe"
 
 	"github.com/hqpack/hqpack/internal/wire"
@@ -76,7 +78,7 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 		l := &x.slots[(a-1)&mask]
 		if e := &t.ents[(a-1)&mask]; a <= hi && l.hn == hn && int(e.nlen) == len(name) {
 			// Inline under 8 bytes too, where wire.Equal (and ==) call memequal.
-			if n, _ := t.Strings(e); len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name) {
+			if n, _ := t.Strings(e); len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name) {
 				return a - 1, true
 			}
 		}
@@ -95,7 +97,24 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 // with h when it misses, and whose value it remembers by vh.
 func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h Hash, vh uint64, abs uint64, ok bool, newest uint64, held bool) {
 	x := &t.index
-	vh = strHash(value, x.seed)
+	// strHash(value), written out: a call made every argument spill and
+	// reload (a static name, id > 0, needs no other hash).
+	vh = x.seed ^ uint64(len(value))*hashMul1
+	b := wire.RawBytes(unsafe.StringData(value), len(value), len(value))
+	for len(b) > 16 {
+		vh = mum(vh^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
+		b = b[16:]
+	}
+	var w, u uint64
+	switch {
+	case len(b) >= 8:
+		w, u = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
+	case len(b) >= 4:
+		w = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<32
+	case len(b) > 0:
+		w = uint64(b[0]) | uint64(b[len(b)/2])<<8 | uint64(b[len(b)-1])<<16
+	}
+	vh = fold(mum(vh^w, hashMul2^u))
 	n := (uint64(id)+1)*hashMul1 ^ x.seed // HashID's
 	if id == 0 {
 		n = strHash(name, x.seed)
@@ -110,12 +129,20 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	const size = unsafe.Sizeof(slot{})
 	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > first; {
 		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
-		if l.hf == h.f && (!held || a > lo && a <= hi) && t.Holds(a-1, name, value) {
-			if !held {
-				newest, held = a-1, true
-			}
-			if a > lo && a <= hi {
-				return h, vh, a - 1, true, newest, true
+		if l.hf == h.f && (!held || a > lo && a <= hi) {
+			// Holds, written out for a live entry: a call spilled and
+			// reloaded the walk's registers. A value past 64 bytes goes to
+			// memequal (Equal), whose wide loop beats EqualLoop's words.
+			n, v := t.Strings(t.ent(a - 1))
+			if len(n) == len(name) && len(v) == len(value) &&
+				(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
+				(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
+				if !held {
+					newest, held = a-1, true
+				}
+				if a > lo && a <= hi {
+					return h, vh, a - 1, true, newest, true
+				}
 			}
 		}
 		if uint64(l.nextF)-1 >= a-1 || a <= lo && held { // 0, or past the first insert
@@ -134,21 +161,23 @@ const maxRecheck = 16
 // arguments fit in registers), where an earlier LookupExact of the same
 // name and value, with since as its hi, returned abs: the entries between
 // abs and since were then known not to hold them, so only the entries from
-// since on need a look, and only at their hashes. It answers false, as if
-// it missed, when more than a few entries came since.
-func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) bool {
+// since on need a look, and only at their hashes. It answers 0, as if it
+// missed, when more than a few entries came since; else the since of the
+// next Recheck, as an offset from abs: min(hi, Inserted()) - abs (0 too
+// when that is past 32 bits).
+func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) uint32 {
 	hi = min(hi, t.inserted)
-	if abs < t.first || abs >= hi || !t.indexed || since <= abs {
-		return false
+	if abs < t.first || abs >= hi || !t.indexed || since <= abs || hi-abs > math.MaxUint32 {
+		return 0
 	}
 	if since < hi {
 		if hi-since > maxRecheck {
-			return false
+			return 0
 		}
 		mask := t.mask()
 		for a := since; a < hi; a++ {
 			if t.index.slots[a&mask].hf == h.f {
-				return false
+				return 0
 			}
 		}
 	}
@@ -156,11 +185,16 @@ func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) bool
 	// (a call here cost more than the lines it saves).
 	e := t.ent(abs)
 	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
-		return false
+		return 0
 	}
+	// The entry's bytes are never the caller's: no test of the addresses,
+	// and a name (short) in words, with no memequal past 64 bytes.
 	n, v := t.Strings(e)
-	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
-		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
+	if (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
+		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
+		return uint32(hi - abs)
+	}
+	return 0
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),

@@ -47,9 +47,9 @@ func TestLookupExactRecheck(t *testing.T) {
 				if m.name != name || m.value != value {
 					continue
 				}
-				if m.abs >= lo && tb.Recheck(&h, name, value, m.abs, m.since, hi) {
-					if !ok || abs != m.abs {
-						t.Fatalf("round %d: Recheck says %d for %q %q [%d,%d), LookupExact %d %v", round, m.abs, name, value, lo, hi, abs, ok)
+				if r := tb.Recheck(&h, name, value, m.abs, m.since, hi); m.abs >= lo && r != 0 {
+					if !ok || abs != m.abs || uint64(r) != min(hi, tb.Inserted())-m.abs {
+						t.Fatalf("round %d: Recheck says %d (+%d) for %q %q [%d,%d), LookupExact %d %v", round, m.abs, r, name, value, lo, hi, abs, ok)
 					}
 					rechecked++
 				}
