@@ -26,9 +26,10 @@ func (e *Encoder) evictable(size int) bool {
 }
 
 // insertField inserts the field, or duplicates a draining entry holding it,
-// when the policy and the table allow. It reports whether the field is
-// settled: the table now has it, or the line is chosen. When held, abs is
-// the newest entry that holds the field; vh is the value's hash (HashIDOf).
+// when the policy, the table and the history allow. It reports whether the
+// field is settled: the table now has it, or the line is chosen. When held,
+// abs is the newest entry that holds the field; vh is the value's hash
+// (HashIDOf).
 func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) bool {
 	p := &e.pl
 	if e.ack == AckNever && !p.canBlock {
@@ -53,8 +54,28 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 		}
 		return false
 	}
-	if !e.wantInsert(pf, size, vh) {
-		return false
+	// The indexing policy, and the encoder's judgement of whether the
+	// entry will pay for itself (see fieldHistory).
+	switch {
+	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
+		if size > e.capacity {
+			return false
+		}
+	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0 || size > int(uint(e.capacity)*3/4):
+		return false // (capacity is not negative: a shift)
+	default:
+		// Yes without a count: with AckNever (nothing will ever be evicted,
+		// and worthBlocking keeps the blocked streams for sections that use
+		// the table), or for free room that the section references at once.
+		bad := e.hist.names[pf.slot&(nameSlots-1)].score < 0 // (slot: sawName's)
+		sure := e.ack == AckNever || !bad && p.canBlock && e.tbl.Size()+size <= e.capacity
+		need := 1
+		if bad {
+			need++
+		}
+		if e.hist.seen(vh, !sure) < need && !sure { // the name's hash is sawName's
+			return false
+		}
 	}
 	e.rescue(size)
 	if !e.evictable(size) {
@@ -62,33 +83,6 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 	}
 	e.emitInsert(pf.h, name, value, int(pf.sn), int32(pf.slot), false)
 	return true
-}
-
-// wantInsert applies the indexing policy and the encoder's judgement of
-// whether the entry will pay for itself (see fieldHistory); vh is the
-// value's hash (HashIDOf).
-func (e *Encoder) wantInsert(pf *planField, size int, vh uint64) bool {
-	switch {
-	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
-		return size <= e.capacity
-	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0:
-		return false
-	case size > e.capacity*3/4:
-		return false
-	}
-	seen := e.hist.seen(vh) // the name's hash is sawName's
-	if e.ack == AckNever {
-		// Nothing will ever be evicted, and worthBlocking keeps the
-		// blocked streams for sections that use the table.
-		return true
-	}
-	need := 1
-	if e.hist.names[pf.slot].score < 0 {
-		need++
-	} else if n, _ := e.tbl.Evicting(size); n == 0 && e.pl.canBlock {
-		return true // free room, and the section references it at once
-	}
-	return seen >= need
 }
 
 // insertName inserts the field's name alone (with an empty value) when the
@@ -121,19 +115,17 @@ func (e *Encoder) insertName(pf *planField) {
 // per insert.
 func (e *Encoder) rescue(size int) {
 	for range min(e.tbl.Len(), maxRescues) {
-		n, fits := e.tbl.Evicting(size)
-		if !fits || n == 0 {
+		if size > e.capacity {
 			return
 		}
-		first := e.oldest()
-		hot := first
-		for hot < first+uint64(n) && e.hist.metaAt(hot).hits == 0 {
+		// The first entry that the insert evicts and sections referenced:
+		// Evicting's walk, stopped there.
+		free, hot := e.capacity-e.tbl.Size(), e.oldest()
+		for free < size && e.hist.metaAt(hot).hits == 0 {
+			free += e.tbl.EntrySize(hot)
 			hot++
 		}
-		if hot == first+uint64(n) {
-			return
-		}
-		if !e.evictable(e.tbl.EntrySize(hot)) {
+		if free >= size || !e.evictable(e.tbl.EntrySize(hot)) {
 			return
 		}
 		e.hist.metaAt(hot).hits = 0 // the copy carries on

@@ -85,6 +85,7 @@ type sectionPlan struct {
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
 	drainLo  uint64 // entries below it are draining: not referenced (set by every insert)
+	drainCum int    // see computeDrain
 }
 
 func (p *sectionPlan) reset() {
@@ -475,18 +476,21 @@ func (e *Encoder) reference(abs uint64) {
 // sections do not pin them. Only inserts change the table, so each insert
 // sets it (inserted), and it holds until the next (0 for an empty table,
 // as Init leaves it).
+//
+// The zone ends at the oldest entry whose bytes and those of all entries
+// before it (evicted ones too) reach the bytes ever inserted less the
+// capacity plus the zone's size: that end only rises, so each insert walks
+// on from the last one's (drainCum: the first sum less the second).
 func (e *Encoder) computeDrain() {
-	p := &e.pl
-	first := e.tbl.Inserted() - uint64(e.tbl.Len())
-	p.drainLo = first
-	if e.ack == AckNever {
-		return // nothing is ever evicted
+	p, ins := &e.pl, e.tbl.Inserted()
+	lo, cum := p.drainLo, p.drainCum-e.tbl.EntrySize(ins-1)
+	if first := e.oldest(); lo < first || e.ack == AckNever {
+		lo, cum = first, -e.tbl.Size() // (nothing is ever evicted with AckNever)
 	}
-	need := min(e.capacity/drainFraction, drainMax) - (e.capacity - e.tbl.Size())
-	for abs := first; need > 0 && abs < e.tbl.Inserted(); abs++ {
-		need -= e.tbl.EntrySize(abs)
-		p.drainLo = abs + 1
+	for lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity; cum < lim && lo < ins && e.ack != AckNever; lo++ {
+		cum += e.tbl.EntrySize(lo)
 	}
+	p.drainLo, p.drainCum = lo, cum
 }
 
 // drainFraction and drainMax size the draining zone: 1/8 of the table,
