@@ -34,7 +34,7 @@ type fieldHistory struct {
 
 const (
 	historyLen  = 32
-	filterWords = 2
+	filterWords = 3
 	nameSlots   = 32
 	// scoreMin and scoreMax bound a name's score.
 	scoreMin = -2
@@ -81,7 +81,8 @@ func strHash(s string, seed uint64) uint64 {
 // for both.
 func (h *fieldHistory) seen(vh uint64, count bool) int {
 	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
-	k, bit, n := x>>24/64%filterWords, uint64(1)<<(x>>24%64), uint64(0)
+	b := x >> 24 * filterWords / 4 // below 64*filterWords
+	k, bit, n := b/64%filterWords, uint64(1)<<(b%64), uint64(0)
 	// Most fields are not in the ring, and the filter tells most of them.
 	if v := &h.values; count && (h.cur[k]|h.prev[k])&bit != 0 {
 		// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.

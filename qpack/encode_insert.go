@@ -35,8 +35,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 	if e.ack == AckNever && !p.canBlock {
 		return false // the entry could never be referenced
 	}
-	name, value := pf.name, pf.value
-	size := len(name) + len(value) + table.Overhead
+	size := len(pf.name) + len(pf.value) + table.Overhead // (the strings are read again after the calls: not kept live)
 	if held {
 		if abs >= p.drainLo {
 			return false // not acknowledged yet, and the section may not block
@@ -81,7 +80,7 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 	if !e.evictable(size) {
 		return false
 	}
-	e.emitInsert(pf.h, name, value, int(pf.sn), int32(pf.slot), false)
+	e.emitInsert(pf.h, pf.name, pf.value, int(pf.sn), int32(pf.slot), false)
 	return true
 }
 
@@ -94,7 +93,11 @@ func (e *Encoder) insertName(pf *planField) {
 	}
 	// Any entry with the name (pf.h's name hash is Hash(name, "")'s: the
 	// name is outside the static table) will do, referenceable now or
-	// once acknowledged.
+	// once acknowledged: most often the one that the line at this
+	// position in the last section referenced (ref, which collect keeps).
+	if r := pf.ref; r >= p.drainLo && e.tbl.HoldsName(r, pf.name) {
+		return
+	}
 	if _, found := e.tbl.LookupName(pf.h, pf.name, p.drainLo, e.tbl.Inserted()); found {
 		return
 	}
