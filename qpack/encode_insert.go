@@ -172,11 +172,14 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	// A field is inserted only when no live entry holds it (insertField):
 	// its name's chain alone gives the answer. A name alone may be held,
 	// below the draining zone, and that entry is LookupHashed's answer.
+	// A static name of one byte is as short as any dynamic one: no lookup.
 	var abs uint64
 	var found bool
-	if nameOnly {
+	switch {
+	case sn >= 0 && wire.IntLen(6, uint64(sn)) == 1:
+	case nameOnly:
 		abs, _, found = e.tbl.LookupHashed(h, name, value, 0, ins)
-	} else {
+	default:
 		abs, found = e.tbl.LookupName(h, name, 0, ins)
 	}
 	if found {
@@ -222,10 +225,28 @@ func (e *Encoder) emitDuplicate(abs uint64) {
 
 // inserted updates the history and the draining zone after an insert that
 // found the oldest entry at first.
+//
+// The oldest entries that the next inserts would evict are draining, and
+// are not referenced (RFC 9204 §2.1.1.1) so that sections do not pin them:
+// drainLo is set by each insert, and holds until the next (0 for an empty
+// table, as Init leaves it). The zone ends at the oldest entry whose bytes
+// and those of all entries before it (evicted ones too) reach the bytes
+// ever inserted less the capacity plus the zone's size: that end only
+// rises, so each insert walks on from the last one's (drainCum: the first
+// sum less the second).
 func (e *Encoder) inserted(first uint64, slot int32, nameOnly bool) {
+	p, ins := &e.pl, e.tbl.Inserted()
+	lo := p.drainLo
 	for abs := first; abs < e.oldest(); abs++ {
 		e.hist.evicted(abs)
 	}
-	e.hist.inserted(e.tbl.Inserted()-1, slot, nameOnly)
-	e.computeDrain()
+	e.hist.inserted(ins-1, slot, nameOnly)
+	cum := p.drainCum - e.tbl.EntrySize(ins-1)
+	if first := e.oldest(); lo < first || e.ack == AckNever {
+		lo, cum = first, -e.tbl.Size() // (nothing is ever evicted with AckNever)
+	}
+	for lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity; cum < lim && lo < ins && e.ack != AckNever; lo++ {
+		cum += e.tbl.EntrySize(lo)
+	}
+	p.drainLo, p.drainCum = lo, cum
 }

@@ -85,7 +85,7 @@ type sectionPlan struct {
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
 	drainLo  uint64 // entries below it are draining: not referenced (set by every insert)
-	drainCum int    // see computeDrain
+	drainCum int    // see inserted
 }
 
 func (p *sectionPlan) reset() {
@@ -469,28 +469,6 @@ func (e *Encoder) reference(abs uint64) {
 	p.minRef = min(p.minRef, abs)
 	p.maxRef = max(p.maxRef, abs)
 	e.hist.referenced(abs) // (both inline)
-}
-
-// computeDrain sets drainLo: the oldest entries that the next inserts would
-// evict are draining, and are not referenced (RFC 9204 §2.1.1.1) so that
-// sections do not pin them. Only inserts change the table, so each insert
-// sets it (inserted), and it holds until the next (0 for an empty table,
-// as Init leaves it).
-//
-// The zone ends at the oldest entry whose bytes and those of all entries
-// before it (evicted ones too) reach the bytes ever inserted less the
-// capacity plus the zone's size: that end only rises, so each insert walks
-// on from the last one's (drainCum: the first sum less the second).
-func (e *Encoder) computeDrain() {
-	p, ins := &e.pl, e.tbl.Inserted()
-	lo, cum := p.drainLo, p.drainCum-e.tbl.EntrySize(ins-1)
-	if first := e.oldest(); lo < first || e.ack == AckNever {
-		lo, cum = first, -e.tbl.Size() // (nothing is ever evicted with AckNever)
-	}
-	for lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity; cum < lim && lo < ins && e.ack != AckNever; lo++ {
-		cum += e.tbl.EntrySize(lo)
-	}
-	p.drainLo, p.drainCum = lo, cum
 }
 
 // drainFraction and drainMax size the draining zone: 1/8 of the table,
