@@ -108,16 +108,19 @@ var staticNameHash = func() (t [static.QPACKLen]uint64) {
 	return t
 }()
 
-// sawName counts a sighting of name, whose lowest static index is sn (-1
-// for none), and returns its stats slot, claiming the slot when it holds
-// another name.
-func (h *fieldHistory) sawName(name string, sn int8) int32 {
-	var x uint64
+// nameHash returns sawName's hash of a name whose lowest static index is
+// sn (-1 for none).
+func nameHash(name string, sn int8) uint64 {
 	if sn >= 0 {
-		x = staticNameHash[sn]
-	} else {
-		x = strHash(name, 0)
+		return staticNameHash[sn]
 	}
+	return strHash(name, 0)
+}
+
+// sawName counts a sighting of the name whose nameHash is x, and returns
+// its stats slot, claiming the slot when it holds another name. It inlines
+// (a call each not-found field, twice with nameHash's, cost more).
+func (h *fieldHistory) sawName(x uint64) int32 {
 	h.name = x
 	i := int32(x / 2 % nameSlots) // as odd slots of 64 did: the same bytes out
 	s := &h.names[i]

@@ -352,7 +352,7 @@ func (e *Encoder) preInsert(pf *planField) {
 	// of a NoIndex one whose name no entry had (see emitInsert): no lookup.
 	if fastpath.Flags(pf.pol)&(fastpath.NeverIndex|fastpath.NoIndex) != 0 && pf.sn >= 0 && (pf.never || e.hist.named>>(pf.sn&63)&1 == 0) {
 		if !pf.never {
-			pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
+			pf.slot = int8(e.hist.sawName(nameHash(pf.name, pf.sn)))
 		}
 		return
 	}
@@ -371,7 +371,7 @@ func (e *Encoder) preInsert(pf *planField) {
 		pf.noStrings()
 		return
 	}
-	pf.slot = int8(e.hist.sawName(pf.name, pf.sn)) // (a never-indexed name is not static)
+	pf.slot = int8(e.hist.sawName(nameHash(pf.name, pf.sn))) // (a never-indexed name is not static)
 	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
 	}
