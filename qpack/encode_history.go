@@ -85,10 +85,11 @@ func (h *fieldHistory) seen(vh uint64, count bool) int {
 	k, bit, n := b/64%filterWords, uint64(1)<<(b%64), uint64(0)
 	// Most fields are not in the ring, and the filter tells most of them.
 	if v := &h.values; count && (h.cur[k]|h.prev[k])&bit != 0 {
-		// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
-		for i := 0; i < historyLen; i += 4 {
-			n += (uint64(v[i]^x)-1)>>63 + (uint64(v[i+1]^x)-1)>>63 +
-				(uint64(v[i+2]^x)-1)>>63 + (uint64(v[i+3]^x)-1)>>63
+		// Branch-free, eight at a time: y^x - 1 has bit 63 set when y == x.
+		eq := func(y uint32) uint64 { return (uint64(y^x) - 1) >> 63 }
+		for i := 0; i < historyLen; i += 8 {
+			n += eq(v[i]) + eq(v[i+1]) + eq(v[i+2]) + eq(v[i+3]) +
+				eq(v[i+4]) + eq(v[i+5]) + eq(v[i+6]) + eq(v[i+7])
 		}
 	}
 	h.values[h.pos%historyLen], h.cur[k] = x, h.cur[k]|bit

@@ -198,7 +198,7 @@ func (t *Table) Duplicate(abs uint64) bool {
 	e := t.ent(abs)
 	nlen, vlen, tag := int(e.nlen), int(e.vlen), e.Tag()
 	n := nlen + vlen
-	src := t.arena[e.off() : e.off()+n]
+	src := wire.RawString(&t.arena[:cap(t.arena)][e.off()], n) // (an arena grown for the copy leaves it in the old one)
 	var hn, hf uint32
 	if t.indexed {
 		l := &t.index.slots[abs&t.mask()]
@@ -210,7 +210,7 @@ func (t *Table) Duplicate(abs uint64) bool {
 	} else if p = t.relocate(nlen, vlen); p < 0 {
 		return false
 	}
-	copy(t.arena[p:p+n], src)
+	move(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), p), src)
 	t.commit(p, nlen, vlen, tag)
 	if t.indexed {
 		// index.add, written out as in AddHashed: an encoder's rescues.
