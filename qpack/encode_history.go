@@ -76,9 +76,9 @@ func strHash(s string, seed uint64) uint64 {
 }
 
 // seen returns how often the field with the name sawName saw last and a
-// value is in the history (0 unless count), and records it. vh is the value's hash in the
-// encoder's index (HashIDOf, seeded with encSeed): a value is hashed once
-// for both.
+// value is in the history (0 unless count), and records it. vh is the
+// value's hash in the encoder's index (HashIDOf, seeded with encSeed): a
+// value is hashed once for both.
 func (h *fieldHistory) seen(vh uint64, count bool) int {
 	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
 	b := x >> 24 * filterWords / 4 // below 64*filterWords

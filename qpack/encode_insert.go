@@ -35,7 +35,8 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 	if e.ack == AckNever && !p.canBlock {
 		return false // the entry could never be referenced
 	}
-	size := len(pf.name) + len(pf.value) + table.Overhead // (the strings are read again after the calls: not kept live)
+	// (The strings are read again after the calls: not kept live.)
+	size := len(pf.name) + len(pf.value) + table.Overhead
 	if held {
 		if abs >= p.drainLo {
 			return false // not acknowledged yet, and the section may not block
@@ -60,8 +61,9 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 		if size > e.capacity {
 			return false
 		}
-	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0 || size > int(uint(e.capacity)*3/4):
-		return false // (capacity is not negative: a shift)
+	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0,
+		size > int(uint(e.capacity)*3/4): // (not negative: a shift)
+		return false
 	default:
 		// Yes without a count: with AckNever (nothing will ever be evicted,
 		// and worthBlocking keeps the blocked streams for sections that use
@@ -245,7 +247,8 @@ func (e *Encoder) inserted(first uint64, slot int32, nameOnly bool) {
 	if first := e.oldest(); lo < first || e.ack == AckNever {
 		lo, cum = first, -e.tbl.Size() // (nothing is ever evicted with AckNever)
 	}
-	for lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity; cum < lim && lo < ins && e.ack != AckNever; lo++ {
+	lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity
+	for ; cum < lim && lo < ins && e.ack != AckNever; lo++ {
 		cum += e.tbl.EntrySize(lo)
 	}
 	p.drainLo, p.drainCum = lo, cum

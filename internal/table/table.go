@@ -198,7 +198,8 @@ func (t *Table) Duplicate(abs uint64) bool {
 	e := t.ent(abs)
 	nlen, vlen, tag := int(e.nlen), int(e.vlen), e.Tag()
 	n := nlen + vlen
-	src := wire.RawString(&t.arena[:cap(t.arena)][e.off()], n) // (an arena grown for the copy leaves it in the old one)
+	// (An arena grown for the copy leaves the source in the old one.)
+	src := wire.RawString(&t.arena[:cap(t.arena)][e.off()], n)
 	var hn, hf uint32
 	if t.indexed {
 		l := &t.index.slots[abs&t.mask()]
