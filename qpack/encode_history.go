@@ -22,9 +22,9 @@ import "github.com/hqpack/hqpack/internal/static"
 // the same input write the same bytes.
 type fieldHistory struct {
 	values [historyLen]uint32 // ring of recent field hashes
-	// seen's filter: bit x>>26 of each value x written to the ring since
+	// seen's filter: bit x>>24 of each value x written to the ring since
 	// pos was last 0 (cur), and in the round before (prev).
-	cur, prev uint64
+	cur, prev [filterWords]uint64
 	pos, plan uint32              // plan: number of the section being planned
 	names     [nameSlots]nameStat // by name hash, overwritten on collision
 	meta      []entryMeta         // by absolute index & (len-1), len a power of two
@@ -33,8 +33,9 @@ type fieldHistory struct {
 }
 
 const (
-	historyLen = 32
-	nameSlots  = 32
+	historyLen  = 32
+	filterWords = 3
+	nameSlots   = 32
 	// scoreMin and scoreMax bound a name's score.
 	scoreMin = -2
 	scoreMax = 4
@@ -75,23 +76,25 @@ func strHash(s string, seed uint64) uint64 {
 }
 
 // seen returns how often the field with the name sawName saw last and a
-// value is in the history, and records it. vh is the value's hash in the
-// encoder's index (HashIDOf, seeded with encSeed): a value is hashed once
-// for both.
-func (h *fieldHistory) seen(vh uint64) int {
+// value is in the history (0 unless count), and records it. vh is the
+// value's hash in the encoder's index (HashIDOf, seeded with encSeed): a
+// value is hashed once for both.
+func (h *fieldHistory) seen(vh uint64, count bool) int {
 	x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
-	bit, n := uint64(1)<<(x>>26), uint64(0)
-	// Most fields are not in the ring, and the filter tells half of them.
-	if v := &h.values; (h.cur|h.prev)&bit != 0 {
-		// Branch-free, four at a time: y^x - 1 has bit 63 set when y == x.
-		for i := 0; i < historyLen; i += 4 {
-			n += (uint64(v[i]^x)-1)>>63 + (uint64(v[i+1]^x)-1)>>63 +
-				(uint64(v[i+2]^x)-1)>>63 + (uint64(v[i+3]^x)-1)>>63
+	b := x >> 24 * filterWords / 4 // below 64*filterWords
+	k, bit, n := b/64%filterWords, uint64(1)<<(b%64), uint64(0)
+	// Most fields are not in the ring, and the filter tells most of them.
+	if v := &h.values; count && (h.cur[k]|h.prev[k])&bit != 0 {
+		// Branch-free, eight at a time: y^x - 1 has bit 63 set when y == x.
+		eq := func(y uint32) uint64 { return (uint64(y^x) - 1) >> 63 }
+		for i := 0; i < historyLen; i += 8 {
+			n += eq(v[i]) + eq(v[i+1]) + eq(v[i+2]) + eq(v[i+3]) +
+				eq(v[i+4]) + eq(v[i+5]) + eq(v[i+6]) + eq(v[i+7])
 		}
 	}
-	h.values[h.pos%historyLen], h.cur = x, h.cur|bit
+	h.values[h.pos%historyLen], h.cur[k] = x, h.cur[k]|bit
 	if h.pos++; h.pos == historyLen {
-		h.pos, h.cur, h.prev = 0, 0, h.cur
+		h.pos, h.cur, h.prev = 0, [filterWords]uint64{}, h.cur
 	}
 	return int(n)
 }
@@ -106,16 +109,19 @@ var staticNameHash = func() (t [static.QPACKLen]uint64) {
 	return t
 }()
 
-// sawName counts a sighting of name, whose lowest static index is sn (-1
-// for none), and returns its stats slot, claiming the slot when it holds
-// another name.
-func (h *fieldHistory) sawName(name string, sn int8) int32 {
-	var x uint64
+// nameHash returns sawName's hash of a name whose lowest static index is
+// sn (-1 for none).
+func nameHash(name string, sn int8) uint64 {
 	if sn >= 0 {
-		x = staticNameHash[sn]
-	} else {
-		x = strHash(name, 0)
+		return staticNameHash[sn]
 	}
+	return strHash(name, 0)
+}
+
+// sawName counts a sighting of the name whose nameHash is x, and returns
+// its stats slot, claiming the slot when it holds another name. It inlines
+// (a call each not-found field, twice with nameHash's, cost more).
+func (h *fieldHistory) sawName(x uint64) int32 {
 	h.name = x
 	i := int32(x / 2 % nameSlots) // as odd slots of 64 did: the same bytes out
 	s := &h.names[i]

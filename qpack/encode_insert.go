@@ -26,16 +26,17 @@ func (e *Encoder) evictable(size int) bool {
 }
 
 // insertField inserts the field, or duplicates a draining entry holding it,
-// when the policy and the table allow. It reports whether the field is
-// settled: the table now has it, or the line is chosen. When held, abs is
-// the newest entry that holds the field; vh is the value's hash (HashIDOf).
+// when the policy, the table and the history allow. It reports whether the
+// field is settled: the table now has it, or the line is chosen. When held,
+// abs is the newest entry that holds the field; vh is the value's hash
+// (HashIDOf).
 func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) bool {
 	p := &e.pl
 	if e.ack == AckNever && !p.canBlock {
 		return false // the entry could never be referenced
 	}
-	name, value := pf.name, pf.value
-	size := len(name) + len(value) + table.Overhead
+	// (The strings are read again after the calls: not kept live.)
+	size := len(pf.name) + len(pf.value) + table.Overhead
 	if held {
 		if abs >= p.drainLo {
 			return false // not acknowledged yet, and the section may not block
@@ -53,42 +54,36 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 		}
 		return false
 	}
-	if !e.wantInsert(pf, size, vh) {
+	// The indexing policy, and the encoder's judgement of whether the
+	// entry will pay for itself (see fieldHistory).
+	switch {
+	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
+		if size > e.capacity {
+			return false
+		}
+	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0,
+		size > int(uint(e.capacity)*3/4): // (not negative: a shift)
 		return false
+	default:
+		// Yes without a count: with AckNever (nothing will ever be evicted,
+		// and worthBlocking keeps the blocked streams for sections that use
+		// the table), or for free room that the section references at once.
+		bad := e.hist.names[pf.slot&(nameSlots-1)].score < 0 // (slot: sawName's)
+		sure := e.ack == AckNever || !bad && p.canBlock && e.tbl.Size()+size <= e.capacity
+		need := 1
+		if bad {
+			need++
+		}
+		if e.hist.seen(vh, !sure) < need && !sure { // the name's hash is sawName's
+			return false
+		}
 	}
 	e.rescue(size)
 	if !e.evictable(size) {
 		return false
 	}
-	e.emitInsert(pf.h, name, value, int(pf.sn), int32(pf.slot), false)
+	e.emitInsert(pf.h, pf.name, pf.value, int(pf.sn), int32(pf.slot), false)
 	return true
-}
-
-// wantInsert applies the indexing policy and the encoder's judgement of
-// whether the entry will pay for itself (see fieldHistory); vh is the
-// value's hash (HashIDOf).
-func (e *Encoder) wantInsert(pf *planField, size int, vh uint64) bool {
-	switch {
-	case fastpath.Flags(pf.pol)&fastpath.Index != 0:
-		return size <= e.capacity
-	case fastpath.Flags(pf.pol)&(fastpath.NoIndex|fastpath.NeverIndex) != 0:
-		return false
-	case size > e.capacity*3/4:
-		return false
-	}
-	seen := e.hist.seen(vh) // the name's hash is sawName's
-	if e.ack == AckNever {
-		// Nothing will ever be evicted, and worthBlocking keeps the
-		// blocked streams for sections that use the table.
-		return true
-	}
-	need := 1
-	if e.hist.names[pf.slot].score < 0 {
-		need++
-	} else if n, _ := e.tbl.Evicting(size); n == 0 && e.pl.canBlock {
-		return true // free room, and the section references it at once
-	}
-	return seen >= need
 }
 
 // insertName inserts the field's name alone (with an empty value) when the
@@ -100,7 +95,11 @@ func (e *Encoder) insertName(pf *planField) {
 	}
 	// Any entry with the name (pf.h's name hash is Hash(name, "")'s: the
 	// name is outside the static table) will do, referenceable now or
-	// once acknowledged.
+	// once acknowledged: most often the one that the line at this
+	// position in the last section referenced (ref, which collect keeps).
+	if r := pf.ref; r >= p.drainLo && e.tbl.HoldsName(r, pf.name) {
+		return
+	}
 	if _, found := e.tbl.LookupName(pf.h, pf.name, p.drainLo, e.tbl.Inserted()); found {
 		return
 	}
@@ -121,19 +120,17 @@ func (e *Encoder) insertName(pf *planField) {
 // per insert.
 func (e *Encoder) rescue(size int) {
 	for range min(e.tbl.Len(), maxRescues) {
-		n, fits := e.tbl.Evicting(size)
-		if !fits || n == 0 {
+		if size > e.capacity {
 			return
 		}
-		first := e.oldest()
-		hot := first
-		for hot < first+uint64(n) && e.hist.metaAt(hot).hits == 0 {
+		// The first entry that the insert evicts and sections referenced:
+		// Evicting's walk, stopped there.
+		free, hot := e.capacity-e.tbl.Size(), e.oldest()
+		for free < size && e.hist.metaAt(hot).hits == 0 {
+			free += e.tbl.EntrySize(hot)
 			hot++
 		}
-		if hot == first+uint64(n) {
-			return
-		}
-		if !e.evictable(e.tbl.EntrySize(hot)) {
+		if free >= size || !e.evictable(e.tbl.EntrySize(hot)) {
 			return
 		}
 		e.hist.metaAt(hot).hits = 0 // the copy carries on
@@ -177,11 +174,14 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	// A field is inserted only when no live entry holds it (insertField):
 	// its name's chain alone gives the answer. A name alone may be held,
 	// below the draining zone, and that entry is LookupHashed's answer.
+	// A static name of one byte is as short as any dynamic one: no lookup.
 	var abs uint64
 	var found bool
-	if nameOnly {
+	switch {
+	case sn >= 0 && wire.IntLen(6, uint64(sn)) == 1:
+	case nameOnly:
 		abs, _, found = e.tbl.LookupHashed(h, name, value, 0, ins)
-	} else {
+	default:
 		abs, found = e.tbl.LookupName(h, name, 0, ins)
 	}
 	if found {
@@ -227,10 +227,29 @@ func (e *Encoder) emitDuplicate(abs uint64) {
 
 // inserted updates the history and the draining zone after an insert that
 // found the oldest entry at first.
+//
+// The oldest entries that the next inserts would evict are draining, and
+// are not referenced (RFC 9204 §2.1.1.1) so that sections do not pin them:
+// drainLo is set by each insert, and holds until the next (0 for an empty
+// table, as Init leaves it). The zone ends at the oldest entry whose bytes
+// and those of all entries before it (evicted ones too) reach the bytes
+// ever inserted less the capacity plus the zone's size: that end only
+// rises, so each insert walks on from the last one's (drainCum: the first
+// sum less the second).
 func (e *Encoder) inserted(first uint64, slot int32, nameOnly bool) {
+	p, ins := &e.pl, e.tbl.Inserted()
+	lo := p.drainLo
 	for abs := first; abs < e.oldest(); abs++ {
 		e.hist.evicted(abs)
 	}
-	e.hist.inserted(e.tbl.Inserted()-1, slot, nameOnly)
-	e.computeDrain()
+	e.hist.inserted(ins-1, slot, nameOnly)
+	cum := p.drainCum - e.tbl.EntrySize(ins-1)
+	if first := e.oldest(); lo < first || e.ack == AckNever {
+		lo, cum = first, -e.tbl.Size() // (nothing is ever evicted with AckNever)
+	}
+	lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity
+	for ; cum < lim && lo < ins && e.ack != AckNever; lo++ {
+		cum += e.tbl.EntrySize(lo)
+	}
+	p.drainLo, p.drainCum = lo, cum
 }

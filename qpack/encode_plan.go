@@ -86,6 +86,7 @@ type sectionPlan struct {
 	dynamic  bool   // may use the dynamic table at all
 	floor    uint64 // entries below it may be evicted (before minRef)
 	drainLo  uint64 // entries below it are draining: not referenced (set by every insert)
+	drainCum int    // see inserted
 }
 
 func (p *sectionPlan) reset() {
@@ -367,7 +368,7 @@ func (e *Encoder) preInsert(pf *planField) {
 	// of a NoIndex one whose name no entry had (see emitInsert): no lookup.
 	if fastpath.Flags(pf.pol)&(fastpath.NeverIndex|fastpath.NoIndex) != 0 && pf.sn >= 0 && (pf.never || e.hist.named>>(pf.sn&63)&1 == 0) {
 		if !pf.never {
-			pf.slot = int8(e.hist.sawName(pf.name, pf.sn))
+			pf.slot = int8(e.hist.sawName(nameHash(pf.name, pf.sn)))
 		}
 		return
 	}
@@ -386,7 +387,7 @@ func (e *Encoder) preInsert(pf *planField) {
 		pf.noStrings()
 		return
 	}
-	pf.slot = int8(e.hist.sawName(pf.name, pf.sn)) // (a never-indexed name is not static)
+	pf.slot = int8(e.hist.sawName(nameHash(pf.name, pf.sn))) // (a never-indexed name is not static)
 	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
 	}
@@ -484,25 +485,6 @@ func (e *Encoder) reference(abs uint64) {
 	p.minRef = min(p.minRef, abs)
 	p.maxRef = max(p.maxRef, abs)
 	e.hist.referenced(abs) // (both inline)
-}
-
-// computeDrain sets drainLo: the oldest entries that the next inserts would
-// evict are draining, and are not referenced (RFC 9204 §2.1.1.1) so that
-// sections do not pin them. Only inserts change the table, so each insert
-// sets it (inserted), and it holds until the next (0 for an empty table,
-// as Init leaves it).
-func (e *Encoder) computeDrain() {
-	p := &e.pl
-	first := e.tbl.Inserted() - uint64(e.tbl.Len())
-	p.drainLo = first
-	if e.ack == AckNever {
-		return // nothing is ever evicted
-	}
-	need := min(e.capacity/drainFraction, drainMax) - (e.capacity - e.tbl.Size())
-	for abs := first; need > 0 && abs < e.tbl.Inserted(); abs++ {
-		need -= e.tbl.EntrySize(abs)
-		p.drainLo = abs + 1
-	}
 }
 
 // drainFraction and drainMax size the draining zone: 1/8 of the table,

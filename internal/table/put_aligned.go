@@ -8,3 +8,8 @@ import "unsafe"
 func put(d unsafe.Pointer, s string) {
 	copy(unsafe.Slice((*byte)(d), len(s)), s)
 }
+
+// move is put for d and s that may overlap.
+func move(d unsafe.Pointer, s string) {
+	copy(unsafe.Slice((*byte)(d), len(s)), s)
+}

@@ -19,7 +19,7 @@ func put(d unsafe.Pointer, s string) {
 
 // putShort is put for at most 32 bytes: the first and last words
 // overlapping the others, as these architectures load and store words at
-// any address.
+// any address. It loads every word before it stores (see move).
 func putShort(d unsafe.Pointer, s string) {
 	n := uintptr(len(s))
 	p := unsafe.Pointer(unsafe.StringData(s))
@@ -39,4 +39,14 @@ func putShort(d unsafe.Pointer, s string) {
 		a, b, c := *(*byte)(p), *(*byte)(unsafe.Add(p, n/2)), *(*byte)(unsafe.Add(p, n-1))
 		*(*byte)(d), *(*byte)(unsafe.Add(d, n/2)), *(*byte)(unsafe.Add(d, n-1)) = a, b, c
 	}
+}
+
+// move is put for d and s that may overlap (an entry copied over bytes
+// that its insert evicted): putShort loads every word before it stores.
+func move(d unsafe.Pointer, s string) {
+	if len(s) > 32 {
+		copy(unsafe.Slice((*byte)(d), len(s)), s) // memmove
+		return
+	}
+	putShort(d, s)
 }

@@ -198,7 +198,8 @@ func (t *Table) Duplicate(abs uint64) bool {
 	e := t.ent(abs)
 	nlen, vlen, tag := int(e.nlen), int(e.vlen), e.Tag()
 	n := nlen + vlen
-	src := t.arena[e.off() : e.off()+n]
+	// (An arena grown for the copy leaves the source in the old one.)
+	src := wire.RawString(&t.arena[:cap(t.arena)][e.off()], n)
 	var hn, hf uint32
 	if t.indexed {
 		l := &t.index.slots[abs&t.mask()]
@@ -210,10 +211,25 @@ func (t *Table) Duplicate(abs uint64) bool {
 	} else if p = t.relocate(nlen, vlen); p < 0 {
 		return false
 	}
-	copy(t.arena[p:p+n], src)
+	move(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), p), src)
 	t.commit(p, nlen, vlen, tag)
 	if t.indexed {
-		t.index.add(t.inserted-1, t.mask(), hn, hf)
+		// index.add, written out as in AddHashed: an encoder's rescues.
+		mask, a := t.mask(), uint32(t.inserted)
+		s := unsafe.Pointer(unsafe.SliceData(t.index.slots))
+		const size = unsafe.Sizeof(slot{})
+		l := (*slot)(unsafe.Add(s, uintptr((t.inserted-1)&mask)*size))
+		bn := (*slot)(unsafe.Add(s, uintptr(uint64(hn)&mask)*size))
+		bf := (*slot)(unsafe.Add(s, uintptr(uint64(hf)&mask)*size))
+		l.hn, l.hf = hn, hf
+		l.nextN, l.nextF = 0, 0
+		if bn.headN != 0 {
+			l.nextN = a - bn.headN
+		}
+		if bf.headF != 0 {
+			l.nextF = a - bf.headF
+		}
+		bn.headN, bf.headF = a, a
 	}
 	return true
 }
@@ -572,6 +588,16 @@ func (t *Table) Holds(abs uint64, name, value string) bool {
 	n, v := wire.RawString((*byte)(p), len(name)), wire.RawString((*byte)(unsafe.Add(p, len(name))), len(value))
 	return (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)) &&
 		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value))
+}
+
+// HoldsName is Holds for the name alone: whether entry abs is live and
+// has the name.
+func (t *Table) HoldsName(abs uint64, name string) bool {
+	if abs < t.first || abs >= t.inserted || int(t.ent(abs).nlen) != len(name) {
+		return false
+	}
+	n, _ := t.Strings(t.ent(abs))
+	return len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.Equal(n, name)
 }
 
 // Abs returns the entry with absolute index abs (0 is the first ever inserted).
