@@ -218,7 +218,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 // position in an earlier section, as collect and preInsert would, when m
 // tells their answer without the lookups: the field is the static entry
 // that m references, or is still in the dynamic table entry that m
-// references (Recheck). It reports whether it planned the field; the
+// references (Recall). It reports whether it planned the field; the
 // caller has checked that m is remembered (memo not 0). (Static lines:
 // 0.6 % of the 4096 trace row's instructions.)
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
@@ -246,13 +246,19 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 		}
 		m.pol, m.fl = uint8(pol), fl
 	}
-	abs, hi := m.ref, e.refLimit()
+	abs, since := m.ref, m.ref+uint64(m.memo)
+	en, hi := e.tbl.Recall(abs, e.refLimit())
+	if en == nil || abs < p.drainLo || since < hi && e.tbl.HashedSince(&m.h, since, hi) {
+		return false
+	}
+	if n, v := e.tbl.Strings(en); !(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) ||
+		!(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
+		return false
+	}
 	// What collect and preInsert write: the rest of m is the same line
 	// (slot -1 and never false, or preInsert would not have looked), and
 	// an indexed dynamic line keeps no strings (see noStrings).
-	if m.memo = e.tbl.Recheck(&m.h, name, value, abs, abs+uint64(m.memo), hi); abs < p.drainLo || m.memo == 0 {
-		return false
-	}
+	m.memo = uint32(hi - abs)
 	p.minRef, p.maxRef = min(p.minRef, abs), max(p.maxRef, abs) // reference, inline
 	e.hist.referenced(abs)
 	p.fields = p.fields[:len(p.fields)+1]

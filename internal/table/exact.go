@@ -153,48 +153,39 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	return h, vh, 0, false, newest, held
 }
 
-// maxRecheck bounds the entries Recheck scans.
+// maxRecheck bounds the entries Recall scans.
 const maxRecheck = 16
 
-// Recheck reports whether LookupExact(*h, name, value, lo, hi) returns
-// abs, for a lo not above abs (the caller checks it: with h a pointer, the
-// arguments fit in registers), where an earlier LookupExact of the same
-// name and value, with since as its hi, returned abs: the entries between
-// abs and since were then known not to hold them, so only the entries from
-// since on need a look, and only at their hashes. It answers 0, as if it
-// missed, when more than a few entries came since; else the since of the
-// next Recheck, as an offset from abs: min(hi, Inserted()) - abs (0 too
-// when that is past 32 bits).
-func (t *Table) Recheck(h *Hash, name, value string, abs, since, hi uint64) uint32 {
-	hi = min(hi, t.inserted)
-	if abs < t.first || abs >= hi || !t.indexed || since <= abs || hi-abs > math.MaxUint32 {
-		return 0
+// Recall and HashedSince are an encoder's recheck of a field that an
+// earlier LookupExact(h, name, value, lo, since) found at abs, small enough
+// to inline (the caller calls nothing on its way to the bytes): the
+// entries between abs and since were then known not to hold the field, so
+// only those from since on need a look, at their hashes. If entry abs is
+// live and below hi = min(hi, Inserted()), by less than 2^32, Recall
+// returns it (for Strings) and hi, else nil. With lo not above abs and
+// since below end only if HashedSince(h, since, end) is false,
+// LookupExact(h, name, value, lo, hi) returns abs if its strings are name
+// and value (entry abs is the one found, with their lengths).
+func (t *Table) Recall(abs, hi uint64) (e *Entry, end uint64) {
+	if hi = min(hi, t.inserted); abs < t.first || hi-abs-1 >= math.MaxUint32 {
+		return nil, 0
 	}
-	if since < hi {
-		if hi-since > maxRecheck {
-			return 0
+	return t.ent(abs), hi
+}
+
+// HashedSince reports whether an entry in [since, hi) has h's field
+// hash, or more than maxRecheck entries are there (see Recall).
+func (t *Table) HashedSince(h *Hash, since, hi uint64) bool {
+	if hi-since > maxRecheck {
+		return true
+	}
+	mask := t.mask()
+	for a := since; a < hi; a++ {
+		if t.index.slots[a&mask].hf == h.f {
+			return true
 		}
-		mask := t.mask()
-		for a := since; a < hi; a++ {
-			if t.index.slots[a&mask].hf == h.f {
-				return 0
-			}
-		}
 	}
-	// Holds, written out: abs is live, and Holds is over the inlining budget
-	// (a call here cost more than the lines it saves).
-	e := t.ent(abs)
-	if int(e.nlen) != len(name) || int(e.vlen) != len(value) {
-		return 0
-	}
-	// The entry's bytes are never the caller's: no test of the addresses,
-	// and a name (short) in words, with no memequal past 64 bytes.
-	n, v := t.Strings(e)
-	if (len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
-		(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
-		return uint32(hi - abs)
-	}
-	return 0
+	return false
 }
 
 // EntrySize returns the size of live entry abs (name, value and Overhead),

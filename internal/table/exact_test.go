@@ -8,7 +8,7 @@ import (
 )
 
 // TestLookupExactRecheck checks LookupExact against LookupHashed's exact
-// answers, LookupExactAllID against two LookupExacts, and Recheck against LookupExact, over random inserts (few
+// answers, LookupExactAllID against two LookupExacts, and Recall against LookupExact, over random inserts (few
 // distinct fields, so that copies of one field abound) and random ranges.
 func TestLookupExactRecheck(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -47,9 +47,13 @@ func TestLookupExactRecheck(t *testing.T) {
 				if m.name != name || m.value != value {
 					continue
 				}
-				if r := tb.Recheck(&h, name, value, m.abs, m.since, hi); m.abs >= lo && r != 0 {
-					if !ok || abs != m.abs || uint64(r) != min(hi, tb.Inserted())-m.abs {
-						t.Fatalf("round %d: Recheck says %d (+%d) for %q %q [%d,%d), LookupExact %d %v", round, m.abs, r, name, value, lo, hi, abs, ok)
+				e, end := tb.Recall(m.abs, hi)
+				if e == nil || m.abs < lo || m.since < end && tb.HashedSince(&h, m.since, end) {
+					continue
+				}
+				if n, v := tb.Strings(e); n == name && v == value {
+					if !ok || abs != m.abs || end != min(hi, tb.Inserted()) {
+						t.Fatalf("round %d: Recall says %d (to %d) for %q %q [%d,%d), LookupExact %d %v", round, m.abs, end, name, value, lo, hi, abs, ok)
 					}
 					rechecked++
 				}
@@ -63,7 +67,7 @@ func TestLookupExactRecheck(t *testing.T) {
 		}
 	}
 	if rechecked < 1000 {
-		t.Errorf("Recheck confirmed %d lookups: too few to tell", rechecked)
+		t.Errorf("Recall confirmed %d lookups: too few to tell", rechecked)
 	}
 }
 
