@@ -51,7 +51,7 @@ type nameStat struct {
 type entryMeta struct {
 	plan     uint32 // section that inserted it, mod 2^32
 	nhash    uint32 // its name's hash, to tell whether slot still holds it
-	hits     uint32 // references from later sections
+	hits     uint32 // 1 once a later section referenced it, else 0
 	slot     int8   // slot in names, -1 when none
 	nameOnly bool
 }
@@ -176,14 +176,13 @@ func (h *fieldHistory) stat(m *entryMeta) *nameStat {
 
 // referenced records a reference to entry abs by the current section.
 func (h *fieldHistory) referenced(abs uint64) {
-	m := h.metaAt(abs)
-	if m.plan == uint32(h.plan) {
-		return
-	}
-	// Counted when first referenced; stat, written out to inline.
-	if m.hits++; m.hits == 1 && m.slot >= 0 {
-		if s := &h.names[m.slot&(nameSlots-1)]; s.hash == m.nhash && s.score < scoreMax {
-			s.score++
+	// Counted when first referenced (an entry hit already, the usual, is
+	// told by one load); stat, written out to inline.
+	if m := h.metaAt(abs); m.hits == 0 && m.plan != uint32(h.plan) {
+		if m.hits = 1; m.slot >= 0 {
+			if s := &h.names[m.slot&(nameSlots-1)]; s.hash == m.nhash && s.score < scoreMax {
+				s.score++
+			}
 		}
 	}
 }

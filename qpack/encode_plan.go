@@ -173,9 +173,10 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			continue
 		}
 		if n := len(p.fields); p.early && n < cap(p.fields) {
-			// The memo (only a repDynamic or repStatic line has one) is checked here,
-			// inline: most lines are not remembered, a call each cost more.
-			if m := &p.fields[:n+1][n]; m.memo != 0 && e.planRemembered(m, name, value, f) {
+			// The memo (only a repDynamic or repStatic line has one) and the
+			// lengths are checked here, inline: a call each cost more.
+			if m := &p.fields[:n+1][n]; m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) &&
+				e.planRemembered(m, name, value, f) {
 				continue
 			}
 		}
@@ -219,12 +220,9 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 // tells their answer without the lookups: the field is the static entry
 // that m references, or is still in the dynamic table entry that m
 // references (Recall). It reports whether it planned the field; the
-// caller has checked that m is remembered (memo not 0). (Static lines:
-// 0.6 % of the 4096 trace row's instructions.)
+// caller has checked that m is remembered (memo not 0) and has the lengths
+// of name and value (else another field, told without a look).
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
-	if m.nlen != int32(len(name)) || m.vlen != int32(len(value)) {
-		return false // another field: told without a look at the table
-	}
 	p := &e.pl
 	if m.kind == repStatic { // of a name never indexed but by the field's flag (see collect)
 		n, v := static.QPACKStrings(m.ref)
@@ -246,8 +244,8 @@ func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Fl
 		}
 		m.pol, m.fl = uint8(pol), fl
 	}
-	abs, since := m.ref, m.ref+uint64(m.memo)
-	en, hi := e.tbl.Recall(abs, e.refLimit())
+	abs, since, hi := m.ref, m.ref+uint64(m.memo), e.refLimit()
+	en := e.tbl.Recall(abs, hi)
 	if en == nil || abs < p.drainLo || since < hi && e.tbl.HashedSince(&m.h, since, hi) {
 		return false
 	}

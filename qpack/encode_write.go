@@ -96,10 +96,10 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		for ; i < len(fs); i++ {
 			f, b := &fs[i], byte(0)
 			switch {
+			case f.kind == repDynamic && base-1-f.ref < 63: // (f.ref >= base wraps past it)
+				b = 0x80 | byte(base-1-f.ref)
 			case f.kind == repStatic && f.ref < 63:
 				b = 0xc0 | byte(f.ref)
-			case f.kind == repDynamic && f.ref < base && base-1-f.ref < 63:
-				b = 0x80 | byte(base-1-f.ref)
 			case f.kind == repDynamic && f.ref >= base && f.ref-base < 15:
 				b = 0x10 | byte(f.ref-base)
 			}

@@ -161,16 +161,16 @@ const maxRecheck = 16
 // to inline (the caller calls nothing on its way to the bytes): the
 // entries between abs and since were then known not to hold the field, so
 // only those from since on need a look, at their hashes. If entry abs is
-// live and below hi = min(hi, Inserted()), by less than 2^32, Recall
-// returns it (for Strings) and hi, else nil. With lo not above abs and
-// since below end only if HashedSince(h, since, end) is false,
-// LookupExact(h, name, value, lo, hi) returns abs if its strings are name
-// and value (entry abs is the one found, with their lengths).
-func (t *Table) Recall(abs, hi uint64) (e *Entry, end uint64) {
-	if hi = min(hi, t.inserted); abs < t.first || hi-abs-1 >= math.MaxUint32 {
-		return nil, 0
+// live and below hi (not above Inserted()), by less than 2^32, Recall
+// returns it (for Strings), else nil. With lo not above abs and since
+// below hi only if HashedSince(h, since, hi) is false, LookupExact(h,
+// name, value, lo, hi) returns abs if its strings are name and value
+// (entry abs is the one found, with their lengths).
+func (t *Table) Recall(abs, hi uint64) *Entry {
+	if abs < t.first || hi-abs-1 >= math.MaxUint32 {
+		return nil
 	}
-	return t.ent(abs), hi
+	return t.ent(abs)
 }
 
 // HashedSince reports whether an entry in [since, hi) has h's field
