@@ -174,10 +174,17 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 		}
 		if n := len(p.fields); p.early && n < cap(p.fields) {
 			// The memo (only a repDynamic or repStatic line has one) and the
-			// lengths are checked here, inline: a call each cost more.
-			if m := &p.fields[:n+1][n]; m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) &&
-				e.planRemembered(m, name, value, f) {
-				continue
+			// lengths are checked here, inline: a call each cost more. The
+			// field is read again after a miss: not kept (spilled) across the call.
+			if m := &p.fields[:n+1][n]; m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
+				if e.planRemembered(m, name, value, f) {
+					continue
+				}
+				if l != nil {
+					name, value, f, _ = l.At(i)
+				} else {
+					name, value, f, _ = e.field(fields)
+				}
 			}
 		}
 		sx, sn := static.LookupQPACK(name, value) // static names are lowercase

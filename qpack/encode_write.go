@@ -93,6 +93,7 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 	fs, base := p.fields[p.next:], p.base
 	for i := 0; i < len(fs); i++ {
 		dst = slices.Grow(dst, len(fs)-i) // room for a run of one-byte indexed lines: no call in it
+	run:
 		for ; i < len(fs); i++ {
 			f, b := &fs[i], byte(0)
 			switch {
@@ -102,9 +103,8 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 				b = 0xc0 | byte(f.ref)
 			case f.kind == repDynamic && f.ref >= base && f.ref-base < 15:
 				b = 0x10 | byte(f.ref-base)
-			}
-			if b == 0 {
-				break
+			default:
+				break run
 			}
 			dst = dst[:len(dst)+1]
 			dst[len(dst)-1] = b
