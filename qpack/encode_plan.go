@@ -35,7 +35,7 @@ const staticContentLength = 4
 // grows with the longest section a connection sends. Between sections the
 // slice keeps each line's table reference, without its strings: the next
 // section's field at the same position is checked against it first (see
-// planRemembered).
+// Plan and planRemembered).
 type planField struct {
 	name, value string
 	// ref is the static index or the dynamic absolute index the line
@@ -173,11 +173,18 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			continue
 		}
 		if n := len(p.fields); p.early && n < cap(p.fields) {
-			// The memo (only a repDynamic or repStatic line has one) and the
-			// lengths are checked here, inline: a call each cost more. The
+			// The memo (only a repDynamic or repStatic line has one), the lengths
+			// and a static line (of a name never indexed but by the field's flag,
+			// see collect) are checked here, inline: a call each cost more. The
 			// field is read again after a miss: not kept (spilled) across the call.
 			if m := &p.fields[:n+1][n]; m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
-				if e.planRemembered(m, name, value, f) {
+				if m.kind == repStatic && f&fastpath.NeverIndex == 0 {
+					if sn, sv := static.QPACKStrings(m.ref); (len(sn) < 8 && wire.EqualShort(sn, name) || len(sn) >= 8 && wire.EqualLoop(sn, name)) &&
+						(len(sv) < 8 && wire.EqualShort(sv, value) || len(sv) >= 8 && wire.EqualLoop(sv, value)) {
+						p.fields = p.fields[:n+1]
+						continue
+					}
+				} else if m.kind != repStatic && e.planRemembered(m, name, value, f) {
 					continue
 				}
 				if l != nil {
@@ -224,22 +231,13 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 
 // planRemembered plans the field at the position of m, the line at that
 // position in an earlier section, as collect and preInsert would, when m
-// tells their answer without the lookups: the field is the static entry
-// that m references, or is still in the dynamic table entry that m
-// references (Recall). It reports whether it planned the field; the
-// caller has checked that m is remembered (memo not 0) and has the lengths
-// of name and value (else another field, told without a look).
+// tells their answer without the lookups: the field is still in the
+// dynamic table entry that m references (Recall). It reports whether it
+// planned the field; the caller has checked that m is a remembered
+// dynamic line (memo not 0) with the lengths of name and value (else
+// another field, told without a look). Plan checks a static one itself.
 func (e *Encoder) planRemembered(m *planField, name, value string, f fastpath.Flags) bool {
 	p := &e.pl
-	if m.kind == repStatic { // of a name never indexed but by the field's flag (see collect)
-		n, v := static.QPACKStrings(m.ref)
-		if f&fastpath.NeverIndex != 0 || !(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) ||
-			!(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.EqualLoop(v, value)) {
-			return false
-		}
-		p.fields = p.fields[:len(p.fields)+1]
-		return true
-	}
 	// The entry holds the strings that gave m.sn, and no static entry
 	// matched them exactly. With the same flags, the policy is m's, which
 	// was not NeverIndex (never-indexed fields are not referenced): the
@@ -354,7 +352,7 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 	// A static line is written from ref alone: no strings (as a line past
 	// the plan holds none) nor policy. An exact match is never indexed only
 	// by its flag or its name's class (Never, Cookie): else no policy runs,
-	// and the line is remembered (see planRemembered).
+	// and the line is remembered (see Plan).
 	if sx >= 0 && f&fastpath.NeverIndex == 0 && nameClasses[sn] < policy.Never {
 		pf.kind, pf.ref, pf.memo = repStatic, uint64(sx), 1
 		return pf
