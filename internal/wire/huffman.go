@@ -87,22 +87,30 @@ func huffmanBitLen(s string) int {
 func AppendHuffman(dst []byte, s string) []byte {
 	out := dst[:cap(dst)]
 	p := len(dst)
+	if len(s) >= 2 {
+		huffmanPairsOnce.Do(buildHuffmanPairs)
+	}
+	// With room for as many bytes as s and a store past them (the
+	// caller's frame, nearly always), in one pass; the loop below where
+	// codes are long or room is short.
+	if len(out)-p >= len(s)+8 {
+		if k := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p), s); k >= 0 {
+			return resliced(out, p+k)
+		}
+	}
+	out, p = huffmanLoop(out, p, s, true)
+	return out[:p]
+}
+
+// huffmanLoop codes s into out[p:], padded with 1s, and returns out and
+// the end of the code. Where out runs out it grows out, or with grow
+// false stops and returns p -1: then it has written only within out.
+func huffmanLoop(out []byte, p int, s string, grow bool) ([]byte, int) {
 	// acc holds nb pending bits, right-aligned; the bits above them were
 	// written already and shift out as codes come in.
 	var acc uint64
 	var nb uint
 	i := 0
-	if len(s) >= 2 {
-		huffmanPairsOnce.Do(buildHuffmanPairs)
-	}
-	// With room for the longest code and a store past it (the caller's
-	// frame, nearly always), in one pass; the loop below where codes are
-	// long or room is short.
-	if len(out)-p >= huffmanMax(len(s))+8 {
-		if k := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p), s); k >= 0 {
-			return resliced(out, p+k)
-		}
-	}
 	for i < len(s) {
 		if len(s)-i >= 8 {
 			p, i, acc, nb = huffmanAppendPairs(out, p, s, i, acc, nb)
@@ -137,6 +145,9 @@ func AppendHuffman(dst []byte, s string) []byte {
 		i++
 		for nb >= 8 {
 			if p == len(out) {
+				if !grow {
+					return out, -1
+				}
 				// Grow once, to exactly what is left.
 				need := (int(nb) + huffmanBitLen(s[i:]) + 7) >> 3
 				out = slices.Grow(out[:p], need)
@@ -150,13 +161,16 @@ func AppendHuffman(dst []byte, s string) []byte {
 	if nb > 0 {
 		// Pad with the most significant bits of EOS, all 1s.
 		if p == len(out) {
+			if !grow {
+				return out, -1
+			}
 			out = append(out[:p], 0)
 			out = out[:cap(out)]
 		}
 		out[p] = byte(acc<<(8-nb)) | byte(0xff>>nb)
 		p++
 	}
-	return out[:p]
+	return out, p
 }
 
 // HuffmanReady builds the pair table HuffmanInto reads, once, and reports
@@ -167,9 +181,8 @@ func HuffmanReady() bool {
 }
 
 // HuffmanInto writes the Huffman coding of s, padded, after dst's length,
-// where its capacity has room for huffmanMax(len(s))+8 bytes (4 a byte of
-// s and 8 more is enough), and
-// returns the code's length; or -1 for long codes, which AppendString
+// where its capacity has room for len(s)+8 bytes, and returns the code's
+// length; or -1 for long codes, which AppendString
 // takes. HuffmanReady must have been called. It calls nothing: an
 // encoder's string writer that tries it first needs no frame of its own.
 func HuffmanInto(dst []byte, s string) int {
@@ -177,14 +190,17 @@ func HuffmanInto(dst []byte, s string) int {
 }
 
 // huffmanRoomy writes the Huffman coding of s, padded with 1s, at op,
-// where there is room for huffmanMax(len(s))+8 bytes, and returns its
-// length; or -1, having written only within the room, when 8 bytes take
-// more than 64 bits (or a pair more than huffmanPairMax), which
-// AppendHuffman's loop codes. huffmanPairs must be built.
+// where there is room for len(s)+8 bytes, and returns its length (at most
+// len(s)+8, and often more than len(s) where the code does not shrink);
+// or -1, having written only within the room, when 8 bytes take more than
+// 64 bits (or a pair more than huffmanPairMax), which huffmanLoop codes.
+// huffmanPairs must be built.
 //
 // Groups of 8 bytes (4 pairs) go in one 8-byte store each, and the last
-// 0 to 7 bytes in one more with the padding: each store stays within the
-// room, the code so far being at most huffmanMax of the bytes so far.
+// 0 to 7 bytes in one more with the padding. Each store stays within the
+// room: a group takes it only with its pending bits within 64, so the
+// whole bytes stored before a group are at most the bytes of s before it,
+// and the last store starts at most len(s) bytes in.
 func huffmanRoomy(op unsafe.Pointer, s string) int {
 	t := &huffmanPairs
 	sp := unsafe.Pointer(unsafe.StringData(s))

@@ -69,13 +69,16 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 // With HuffmanAuto, s is coded once, where its length prefix leaves room
 // for the raw length (HuffmanLen first would be a pass of its own, as long
 // as the coding), and replaced by its raw bytes when the code is not
-// shorter; a shorter length prefix moves the code down.
+// shorter; a shorter length prefix moves the code down. A code that is
+// used is shorter than s, so the coding needs only the room s would take
+// (and 8 bytes for its stores, where the capacity has them), and gives up
+// where it reaches the end of that room.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	// The usual case apart, in a small frame: HuffmanAuto, a length that
-	// fits the prefix, room for the longest code and a store past it, and
-	// codes that huffmanRoomy takes.
+	// fits the prefix, room for s and a store past it, and codes that
+	// huffmanRoomy takes.
 	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
-	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s))+8 {
+	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > len(s)+8 {
 		// Only hb, the first byte with the H flag, stays live across the
 		// calls: first and n are in it (first's low n+1 bits are zero).
 		hb := first | 1<<(n&7)
@@ -103,22 +106,34 @@ func appendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 		// Every code is at least 5 bits: one byte never shrinks.
 		return append(AppendInt(dst, first, n, uint64(len(s))), s...)
 	}
-	// Coding s where its bytes may be longer than s must not move dst to
-	// a new array when s alone would have fit: check first, in that case.
+	// s is coded after room bytes for its raw length, within the room its
+	// raw bytes take: the coding gives up where its code would not be
+	// shorter. Short of that room, s is sized first, as a shorter code
+	// must not move dst to a new array when it fits.
 	at := len(dst)
 	room := IntLen(n, uint64(len(s)))
-	if cap(dst)-at < room+huffmanMax(len(s)) { // StringMax(n, s, h) + huffmanMax - len(s)
+	if cap(dst)-at < room+len(s) { // StringMax(n, s, h)
 		p, huff := h.Choose(s)
 		if huff {
 			return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
 		}
 		return append(AppendInt(dst, first, n, uint64(p)), s...)
 	}
-	dst = AppendHuffman(dst[:at+room], s)
-	code := len(dst) - at - room
-	if code >= len(s) {
+	huffmanPairsOnce.Do(buildHuffmanPairs)
+	end := min(cap(dst), at+room+len(s)+8)
+	code := -1
+	if end-at-room == len(s)+8 {
+		code = huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+room), s)
+	}
+	if code < 0 { // long codes, or no room for the stores past s
+		if _, p := huffmanLoop(dst[:end], at+room, s, false); p >= 0 {
+			code = p - at - room
+		}
+	}
+	if code < 0 || code >= len(s) {
 		return append(AppendInt(dst[:at], first, n, uint64(len(s))), s...)
 	}
+	dst = dst[:at+room+code]
 	if room == 1 { // the code is shorter still: its length fits the prefix
 		dst[at] = first | 1<<n | byte(code)
 		return dst
