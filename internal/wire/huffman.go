@@ -182,9 +182,9 @@ func HuffmanReady() bool {
 
 // HuffmanInto writes the Huffman coding of s, padded, after dst's length,
 // where its capacity has room for len(s)+8 bytes, and returns the code's
-// length; or -1 for long codes, which AppendString
-// takes. HuffmanReady must have been called. It calls nothing: an
-// encoder's string writer that tries it first needs no frame of its own.
+// length; or -1 for long codes, which AppendString takes. HuffmanReady
+// must have been called. It calls nothing: an encoder's string writer that
+// tries it first needs no frame of its own.
 func HuffmanInto(dst []byte, s string) int {
 	return huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), len(dst)), s)
 }
@@ -193,8 +193,9 @@ func HuffmanInto(dst []byte, s string) int {
 // where there is room for len(s)+8 bytes, and returns its length (at most
 // len(s)+8, and often more than len(s) where the code does not shrink);
 // or -1, having written only within the room, when 8 bytes take more than
-// 64 bits (or a pair more than huffmanPairMax), which huffmanLoop codes.
-// huffmanPairs must be built.
+// 64 bits (or the last ones do): huffmanLoop codes those, or for
+// HuffmanAuto huffmanRoomyRest from where it stopped. huffmanPairs must be
+// built.
 //
 // Groups of 8 bytes (4 pairs) go in one 8-byte store each, and the last
 // 0 to 7 bytes in one more with the padding. Each store stays within the
@@ -293,6 +294,84 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 	}
 	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63)|^uint64(0)>>nb)
 	return p + int((nb+7)>>3)
+}
+
+// huffmanRoomyRest codes s as huffmanRoomy does, where that returned -1,
+// from the group where it stopped (over 64 bits with the bits pending
+// before it; or the last bytes): such groups in two stores (huffmanHalf),
+// groups with a long pair and the last bytes a byte at a time, while the
+// code so far is shorter than s, so that each store stays within the
+// room. It returns the code's length, or len(s) where the code reaches
+// len(s) bytes: HuffmanAuto has no use for it.
+func huffmanRoomyRest(op unsafe.Pointer, s string) int {
+	// Where huffmanRoomy stopped, by the lengths of its groups (a pass of
+	// lookups and adds only): the code before it is at op, its last bits
+	// in the high bits of the byte at its end (huffmanRoomy's stores write
+	// the pending bits too).
+	t := &huffmanPairs
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	var done uint
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		g := uint((t[uint16(w[0])|uint16(w[1])<<8] + t[uint16(w[2])|uint16(w[3])<<8] +
+			t[uint16(w[4])|uint16(w[5])<<8] + t[uint16(w[6])|uint16(w[7])<<8]) & 0x1ff)
+		if done&7+g > 64 {
+			break
+		}
+		done += g
+	}
+	p, nb := int(done>>3), done&7
+	x := uint64(*(*byte)(unsafe.Add(op, p))) >> (8 - nb)
+	for ; i+8 <= len(s); i += 8 {
+		if p >= len(s) {
+			return len(s)
+		}
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		e0 := t[uint16(w[0])|uint16(w[1])<<8]
+		e1 := t[uint16(w[2])|uint16(w[3])<<8]
+		e2 := t[uint16(w[4])|uint16(w[5])<<8]
+		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		if (e0|e1|e2|e3)&64 != 0 { // a long pair: a byte at a time
+			for _, b := range w {
+				if p, x, nb = huffmanByte(op, p, x, nb, b); p >= len(s) {
+					return len(s)
+				}
+			}
+			continue
+		}
+		var k int
+		x, nb, k = huffmanHalf(unsafe.Add(op, p), x, nb, e0, e1)
+		if p += k; p >= len(s) {
+			return len(s)
+		}
+		x, nb, k = huffmanHalf(unsafe.Add(op, p), x, nb, e2, e3)
+		p += k
+	}
+	for ; i < len(s); i++ {
+		if p >= len(s) {
+			return len(s)
+		}
+		p, x, nb = huffmanByte(op, p, x, nb, s[i])
+	}
+	if p >= len(s) {
+		return len(s)
+	}
+	if nb == 0 {
+		return p
+	}
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63)|^uint64(0)>>nb)
+	return p + 1
+}
+
+// huffmanByte adds b's code after the nb (at most 7) bits pending in x,
+// stores them at op+p and returns the new p, x and nb.
+func huffmanByte(op unsafe.Pointer, p int, x uint64, nb uint, b byte) (int, uint64, uint) {
+	c := huffmanCodes[b]
+	x = x<<(c.bits&63) | uint64(c.code)
+	nb += uint(c.bits) // at most 7 + 30
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63))
+	return p + int(nb>>3), x, nb & 7
 }
 
 // huffmanHalf writes the codes of the pairs of entries e0 and e1 after the

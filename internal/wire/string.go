@@ -1,9 +1,6 @@
 package wire
 
-import (
-	"math/bits"
-	"unsafe"
-)
+import "unsafe"
 
 // Huffman is a policy for coding string literals.
 type Huffman uint8
@@ -75,24 +72,25 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 // where it reaches the end of that room.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	// The usual case apart, in a small frame: HuffmanAuto, a length that
-	// fits the prefix, room for s and a store past it, and codes that
-	// huffmanRoomy takes.
+	// fits the prefix and room for s and a store past it. The codes that
+	// huffmanRoomy does not take, huffmanRoomyRest finishes.
 	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
 	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > len(s)+8 {
 		// Only hb, the first byte with the H flag, stays live across the
-		// calls: first and n are in it (first's low n+1 bits are zero).
+		// calls: first is in it (its low n+1 bits are zero).
 		hb := first | 1<<(n&7)
 		huffmanPairsOnce.Do(buildHuffmanPairs)
 		at := len(dst)
-		if code := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s); code >= 0 && code < len(s) {
+		code := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s)
+		if code < 0 {
+			code = huffmanRoomyRest(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s)
+		}
+		if code < len(s) {
 			dst = RawBytes(unsafe.SliceData(dst), at+1+code, cap(dst)) // within the room
 			dst[at] = hb | byte(code)
 			return dst
-		} else if code >= 0 {
-			return append(append(dst, hb&(hb-1)|byte(len(s))), s...)
 		}
-		n = uint8(bits.TrailingZeros8(hb))
-		return appendString(dst, hb&(hb-1), n, s, HuffmanAuto)
+		return append(append(dst, hb&(hb-1)|byte(len(s))), s...)
 	}
 	return appendString(dst, first, n, s, h)
 }
@@ -121,16 +119,15 @@ func appendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	}
 	huffmanPairsOnce.Do(buildHuffmanPairs)
 	end := min(cap(dst), at+room+len(s)+8)
-	code := -1
-	if end-at-room == len(s)+8 {
-		code = huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+room), s)
-	}
-	if code < 0 { // long codes, or no room for the stores past s
-		if _, p := huffmanLoop(dst[:end], at+room, s, false); p >= 0 {
-			code = p - at - room
+	code := len(s)
+	if op := unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+room); end-at-room == len(s)+8 {
+		if code = huffmanRoomy(op, s); code < 0 {
+			code = huffmanRoomyRest(op, s)
 		}
+	} else if _, p := huffmanLoop(dst[:end], at+room, s, false); p >= 0 { // no room for the stores
+		code = p - at - room
 	}
-	if code < 0 || code >= len(s) {
+	if code >= len(s) {
 		return append(AppendInt(dst[:at], first, n, uint64(len(s))), s...)
 	}
 	dst = dst[:at+room+code]

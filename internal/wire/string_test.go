@@ -324,3 +324,44 @@ func TestStringAutoGiveUp(t *testing.T) {
 		}
 	}
 }
+
+// TestStringAutoRest checks HuffmanAuto where the one-pass coder meets a
+// group over 64 bits and huffmanRoomyRest goes on from there: short codes
+// first (none, 8 or 16 bytes), then text of 8- to 10-bit codes, where every
+// group is over 64 bits, with each byte value in turn at some positions
+// (groups with a long pair, codes longer than the raw bytes), at lengths
+// around the 5- and 7-bit prefixes' limits, with room for s and its stores
+// and just around it; against x/net's code or the raw bytes.
+func TestStringAutoRest(t *testing.T) {
+	hard := strings.Repeat(`X!Z(&*),;"?XZ&*,;`, 10)
+	for _, lead := range []string{"", "abcdefgh", "www.example.com/"} {
+		for l := len(lead); l <= 140; l++ {
+			if l > len(lead)+40 && l < 120 {
+				continue
+			}
+			for b := 0; b < 256; b += 3 {
+				for at := len(lead); at < l; at += 7 {
+					s := []byte(lead + hard[:l-len(lead)])
+					s[at] = byte(b)
+					for _, n := range []uint8{5, 7} {
+						pl, huff := HuffmanAuto.Choose(string(s))
+						want := AppendInt(nil, 0, n, uint64(pl))
+						if huff {
+							want[0] |= 1 << n
+							want = append(want, hpack.AppendHuffmanString(nil, string(s))...)
+						} else {
+							want = append(want, s...)
+						}
+						max := StringMax(n, string(s), HuffmanAuto)
+						for _, spare := range []int{max, max + 7, max + 8, max + 9, l + 8, l + 9, l + 10} {
+							got := AppendString(append(make([]byte, 0, 1+spare), 0xaa), 0, n, string(s), HuffmanAuto)
+							if got[0] != 0xaa || !bytes.Equal(got[1:], want) {
+								t.Fatalf("AppendString(%q, %d-bit prefix) with %d spare = %x, want %x", s, n, spare, got[1:], want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
