@@ -298,11 +298,11 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 
 // huffmanRoomyRest codes s as huffmanRoomy does, where that returned -1,
 // from the group where it stopped (over 64 bits with the bits pending
-// before it; or the last bytes): such groups in two stores (huffmanHalf),
-// groups with a long pair and the last bytes a byte at a time, while the
-// code so far is shorter than s, so that each store stays within the
-// room. It returns the code's length, or len(s) where the code reaches
-// len(s) bytes: HuffmanAuto has no use for it.
+// before it; or the last bytes): groups within 64 bits in one store, the
+// others in two (huffmanHalf), groups with a long pair and the last bytes
+// a byte at a time, while the code so far is shorter than s, so that each
+// store stays within the room. It returns the code's length, or len(s)
+// where the code reaches len(s) bytes: HuffmanAuto has no use for it.
 func huffmanRoomyRest(op unsafe.Pointer, s string) int {
 	// Where huffmanRoomy stopped, by the lengths of its groups (a pass of
 	// lookups and adds only): the code before it is at op, its last bits
@@ -332,6 +332,20 @@ func huffmanRoomyRest(op unsafe.Pointer, s string) int {
 		e1 := t[uint16(w[2])|uint16(w[3])<<8]
 		e2 := t[uint16(w[4])|uint16(w[5])<<8]
 		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		if n := nb + uint((e0+e1+e2+e3)&0x1ff); n <= 64 {
+			x <<= e0 & 63
+			x |= uint64(e0 >> 9)
+			x <<= e1 & 63
+			x |= uint64(e1 >> 9)
+			x <<= e2 & 63
+			x |= uint64(e2 >> 9)
+			x <<= e3 & 63
+			x |= uint64(e3 >> 9)
+			binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+			p += int(n >> 3)
+			nb = n & 7
+			continue
+		}
 		if (e0|e1|e2|e3)&64 != 0 { // a long pair: a byte at a time
 			for _, b := range w {
 				if p, x, nb = huffmanByte(op, p, x, nb, b); p >= len(s) {
