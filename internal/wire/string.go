@@ -1,6 +1,9 @@
 package wire
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // Huffman is a policy for coding string literals.
 type Huffman uint8
@@ -106,16 +109,21 @@ func appendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	}
 	// s is coded after room bytes for its raw length, within the room its
 	// raw bytes take: the coding gives up where its code would not be
-	// shorter. Short of that room, s is sized first, as a shorter code
-	// must not move dst to a new array when it fits.
+	// shorter. Short of that room, dst grows, unless a code (5 bits a byte
+	// at least) may fit: then s is sized first, as a shorter code must not
+	// move dst to a new array when it fits.
 	at := len(dst)
 	room := IntLen(n, uint64(len(s)))
 	if cap(dst)-at < room+len(s) { // StringMax(n, s, h)
-		p, huff := h.Choose(s)
-		if huff {
-			return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
+		if cap(dst)-at <= (len(s)*5+7)>>3 {
+			dst = slices.Grow(dst, room+len(s)+8)
+		} else {
+			p, huff := h.Choose(s)
+			if huff {
+				return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
+			}
+			return append(AppendInt(dst, first, n, uint64(p)), s...)
 		}
-		return append(AppendInt(dst, first, n, uint64(p)), s...)
 	}
 	huffmanPairsOnce.Do(buildHuffmanPairs)
 	end := min(cap(dst), at+room+len(s)+8)
