@@ -87,22 +87,30 @@ func huffmanBitLen(s string) int {
 func AppendHuffman(dst []byte, s string) []byte {
 	out := dst[:cap(dst)]
 	p := len(dst)
+	if len(s) >= 2 {
+		huffmanPairsOnce.Do(buildHuffmanPairs)
+	}
+	// With room for as many bytes as s and a store past them (the
+	// caller's frame, nearly always), in one pass; the loop below where
+	// codes are long or room is short.
+	if len(out)-p >= len(s)+8 {
+		if k := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p), s); k >= 0 {
+			return resliced(out, p+k)
+		}
+	}
+	out, p = huffmanLoop(out, p, s, true)
+	return out[:p]
+}
+
+// huffmanLoop codes s into out[p:], padded with 1s, and returns out and
+// the end of the code. Where out runs out it grows out, or with grow
+// false stops and returns p -1: then it has written only within out.
+func huffmanLoop(out []byte, p int, s string, grow bool) ([]byte, int) {
 	// acc holds nb pending bits, right-aligned; the bits above them were
 	// written already and shift out as codes come in.
 	var acc uint64
 	var nb uint
 	i := 0
-	if len(s) >= 2 {
-		huffmanPairsOnce.Do(buildHuffmanPairs)
-	}
-	// With room for the longest code and a store past it (the caller's
-	// frame, nearly always), in one pass; the loop below where codes are
-	// long or room is short.
-	if len(out)-p >= huffmanMax(len(s))+8 {
-		if k := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), p), s); k >= 0 {
-			return resliced(out, p+k)
-		}
-	}
 	for i < len(s) {
 		if len(s)-i >= 8 {
 			p, i, acc, nb = huffmanAppendPairs(out, p, s, i, acc, nb)
@@ -137,6 +145,9 @@ func AppendHuffman(dst []byte, s string) []byte {
 		i++
 		for nb >= 8 {
 			if p == len(out) {
+				if !grow {
+					return out, -1
+				}
 				// Grow once, to exactly what is left.
 				need := (int(nb) + huffmanBitLen(s[i:]) + 7) >> 3
 				out = slices.Grow(out[:p], need)
@@ -150,13 +161,16 @@ func AppendHuffman(dst []byte, s string) []byte {
 	if nb > 0 {
 		// Pad with the most significant bits of EOS, all 1s.
 		if p == len(out) {
+			if !grow {
+				return out, -1
+			}
 			out = append(out[:p], 0)
 			out = out[:cap(out)]
 		}
 		out[p] = byte(acc<<(8-nb)) | byte(0xff>>nb)
 		p++
 	}
-	return out[:p]
+	return out, p
 }
 
 // HuffmanReady builds the pair table HuffmanInto reads, once, and reports
@@ -167,24 +181,27 @@ func HuffmanReady() bool {
 }
 
 // HuffmanInto writes the Huffman coding of s, padded, after dst's length,
-// where its capacity has room for huffmanMax(len(s))+8 bytes (4 a byte of
-// s and 8 more is enough), and
-// returns the code's length; or -1 for long codes, which AppendString
-// takes. HuffmanReady must have been called. It calls nothing: an
-// encoder's string writer that tries it first needs no frame of its own.
+// where its capacity has room for len(s)+8 bytes, and returns the code's
+// length; or -1 for long codes, which AppendString takes. HuffmanReady
+// must have been called. It calls nothing: an encoder's string writer that
+// tries it first needs no frame of its own.
 func HuffmanInto(dst []byte, s string) int {
 	return huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), len(dst)), s)
 }
 
 // huffmanRoomy writes the Huffman coding of s, padded with 1s, at op,
-// where there is room for huffmanMax(len(s))+8 bytes, and returns its
-// length; or -1, having written only within the room, when 8 bytes take
-// more than 64 bits (or a pair more than huffmanPairMax), which
-// AppendHuffman's loop codes. huffmanPairs must be built.
+// where there is room for len(s)+8 bytes, and returns its length (at most
+// len(s)+8, and often more than len(s) where the code does not shrink);
+// or -1, having written only within the room, when 8 bytes take more than
+// 64 bits (or the last ones do): huffmanLoop codes those, or for
+// HuffmanAuto huffmanRoomyRest from where it stopped. huffmanPairs must be
+// built.
 //
 // Groups of 8 bytes (4 pairs) go in one 8-byte store each, and the last
-// 0 to 7 bytes in one more with the padding: each store stays within the
-// room, the code so far being at most huffmanMax of the bytes so far.
+// 0 to 7 bytes in one more with the padding. Each store stays within the
+// room: a group takes it only with its pending bits within 64, so the
+// whole bytes stored before a group are at most the bytes of s before it,
+// and the last store starts at most len(s) bytes in.
 func huffmanRoomy(op unsafe.Pointer, s string) int {
 	t := &huffmanPairs
 	sp := unsafe.Pointer(unsafe.StringData(s))
@@ -277,6 +294,98 @@ func huffmanRoomy(op unsafe.Pointer, s string) int {
 	}
 	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63)|^uint64(0)>>nb)
 	return p + int((nb+7)>>3)
+}
+
+// huffmanRoomyRest codes s as huffmanRoomy does, where that returned -1,
+// from the group where it stopped (over 64 bits with the bits pending
+// before it; or the last bytes): groups within 64 bits in one store, the
+// others in two (huffmanHalf), groups with a long pair and the last bytes
+// a byte at a time, while the code so far is shorter than s, so that each
+// store stays within the room. It returns the code's length, or len(s)
+// where the code reaches len(s) bytes: HuffmanAuto has no use for it.
+func huffmanRoomyRest(op unsafe.Pointer, s string) int {
+	// Where huffmanRoomy stopped, by the lengths of its groups (a pass of
+	// lookups and adds only): the code before it is at op, its last bits
+	// in the high bits of the byte at its end (huffmanRoomy's stores write
+	// the pending bits too).
+	t := &huffmanPairs
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	var done uint
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		g := uint((t[uint16(w[0])|uint16(w[1])<<8] + t[uint16(w[2])|uint16(w[3])<<8] +
+			t[uint16(w[4])|uint16(w[5])<<8] + t[uint16(w[6])|uint16(w[7])<<8]) & 0x1ff)
+		if done&7+g > 64 {
+			break
+		}
+		done += g
+	}
+	p, nb := int(done>>3), done&7
+	x := uint64(*(*byte)(unsafe.Add(op, p))) >> (8 - nb)
+	for ; i+8 <= len(s); i += 8 {
+		if p >= len(s) {
+			return len(s)
+		}
+		w := (*[8]byte)(unsafe.Add(sp, i))
+		e0 := t[uint16(w[0])|uint16(w[1])<<8]
+		e1 := t[uint16(w[2])|uint16(w[3])<<8]
+		e2 := t[uint16(w[4])|uint16(w[5])<<8]
+		e3 := t[uint16(w[6])|uint16(w[7])<<8]
+		if n := nb + uint((e0+e1+e2+e3)&0x1ff); n <= 64 {
+			x <<= e0 & 63
+			x |= uint64(e0 >> 9)
+			x <<= e1 & 63
+			x |= uint64(e1 >> 9)
+			x <<= e2 & 63
+			x |= uint64(e2 >> 9)
+			x <<= e3 & 63
+			x |= uint64(e3 >> 9)
+			binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-n&63))
+			p += int(n >> 3)
+			nb = n & 7
+			continue
+		}
+		if (e0|e1|e2|e3)&64 != 0 { // a long pair: a byte at a time
+			for _, b := range w {
+				if p, x, nb = huffmanByte(op, p, x, nb, b); p >= len(s) {
+					return len(s)
+				}
+			}
+			continue
+		}
+		var k int
+		x, nb, k = huffmanHalf(unsafe.Add(op, p), x, nb, e0, e1)
+		if p += k; p >= len(s) {
+			return len(s)
+		}
+		x, nb, k = huffmanHalf(unsafe.Add(op, p), x, nb, e2, e3)
+		p += k
+	}
+	for ; i < len(s); i++ {
+		if p >= len(s) {
+			return len(s)
+		}
+		p, x, nb = huffmanByte(op, p, x, nb, s[i])
+	}
+	if p >= len(s) {
+		return len(s)
+	}
+	if nb == 0 {
+		return p
+	}
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63)|^uint64(0)>>nb)
+	return p + 1
+}
+
+// huffmanByte adds b's code after the nb (at most 7) bits pending in x,
+// stores them at op+p and returns the new p, x and nb.
+func huffmanByte(op unsafe.Pointer, p int, x uint64, nb uint, b byte) (int, uint64, uint) {
+	c := huffmanCodes[b]
+	x = x<<(c.bits&63) | uint64(c.code)
+	nb += uint(c.bits) // at most 7 + 30
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(op, p))[:], x<<(-nb&63))
+	return p + int(nb>>3), x, nb & 7
 }
 
 // huffmanHalf writes the codes of the pairs of entries e0 and e1 after the

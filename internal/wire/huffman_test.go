@@ -58,7 +58,7 @@ func TestHuffmanRFCExamples(t *testing.T) {
 // either side of the longest the pair table holds, pairs with long codes,
 // and the last bytes one at a time; at every length up to 80, every
 // alignment of the groups, and with dst's room running out at every point
-// (and just short of, and at, the room that takes the one-store tail).
+// (and just short of, and at, the room that takes the one-pass coder).
 func TestHuffmanEncodePaths(t *testing.T) {
 	pieces := []string{
 		"www.example.com/",                 // short codes
@@ -73,7 +73,7 @@ func TestHuffmanEncodePaths(t *testing.T) {
 			for n := 0; n <= 80; n++ {
 				s := text[off : off+n]
 				want := hpack.AppendHuffmanString(nil, s)
-				for _, spare := range []int{0, len(want) / 2, len(want), len(want) + 16, huffmanMax(n) + 7, huffmanMax(n) + 8} {
+				for _, spare := range []int{0, len(want) / 2, len(want), len(want) + 16, n + 7, n + 8, huffmanMax(n) + 7, huffmanMax(n) + 8} {
 					dst := make([]byte, 1, 1+spare)
 					got := AppendHuffman(dst, s)
 					if !bytes.Equal(got[1:], want) {

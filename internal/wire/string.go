@@ -1,7 +1,7 @@
 package wire
 
 import (
-	"math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -69,27 +69,31 @@ func huffmanMax(l int) int { return (l*30 + 7) >> 3 }
 // With HuffmanAuto, s is coded once, where its length prefix leaves room
 // for the raw length (HuffmanLen first would be a pass of its own, as long
 // as the coding), and replaced by its raw bytes when the code is not
-// shorter; a shorter length prefix moves the code down.
+// shorter; a shorter length prefix moves the code down. A code that is
+// used is shorter than s, so the coding needs only the room s would take
+// (and 8 bytes for its stores, where the capacity has them), and gives up
+// where it reaches the end of that room.
 func AppendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 	// The usual case apart, in a small frame: HuffmanAuto, a length that
-	// fits the prefix, room for the longest code and a store past it, and
-	// codes that huffmanRoomy takes.
+	// fits the prefix and room for s and a store past it. The codes that
+	// huffmanRoomy does not take, huffmanRoomyRest finishes.
 	// (n&7 is n, 1 to 7: the shifts need no checks for 8 and above.)
-	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > huffmanMax(len(s))+8 {
+	if h != HuffmanAlways && h != HuffmanNever && len(s) >= 2 && len(s) < 1<<(n&7)-1 && cap(dst)-len(dst) > len(s)+8 {
 		// Only hb, the first byte with the H flag, stays live across the
-		// calls: first and n are in it (first's low n+1 bits are zero).
+		// calls: first is in it (its low n+1 bits are zero).
 		hb := first | 1<<(n&7)
 		huffmanPairsOnce.Do(buildHuffmanPairs)
 		at := len(dst)
-		if code := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s); code >= 0 && code < len(s) {
+		code := huffmanRoomy(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s)
+		if code < 0 {
+			code = huffmanRoomyRest(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+1), s)
+		}
+		if code < len(s) {
 			dst = RawBytes(unsafe.SliceData(dst), at+1+code, cap(dst)) // within the room
 			dst[at] = hb | byte(code)
 			return dst
-		} else if code >= 0 {
-			return append(append(dst, hb&(hb-1)|byte(len(s))), s...)
 		}
-		n = uint8(bits.TrailingZeros8(hb))
-		return appendString(dst, hb&(hb-1), n, s, HuffmanAuto)
+		return append(append(dst, hb&(hb-1)|byte(len(s))), s...)
 	}
 	return appendString(dst, first, n, s, h)
 }
@@ -103,22 +107,38 @@ func appendString(dst []byte, first byte, n uint8, s string, h Huffman) []byte {
 		// Every code is at least 5 bits: one byte never shrinks.
 		return append(AppendInt(dst, first, n, uint64(len(s))), s...)
 	}
-	// Coding s where its bytes may be longer than s must not move dst to
-	// a new array when s alone would have fit: check first, in that case.
+	// s is coded after room bytes for its raw length, within the room its
+	// raw bytes take: the coding gives up where its code would not be
+	// shorter. Short of that room, dst grows, unless a code (5 bits a byte
+	// at least) may fit: then s is sized first, as a shorter code must not
+	// move dst to a new array when it fits.
 	at := len(dst)
 	room := IntLen(n, uint64(len(s)))
-	if cap(dst)-at < room+huffmanMax(len(s)) { // StringMax(n, s, h) + huffmanMax - len(s)
-		p, huff := h.Choose(s)
-		if huff {
-			return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
+	if cap(dst)-at < room+len(s) { // StringMax(n, s, h)
+		if cap(dst)-at <= (len(s)*5+7)>>3 {
+			dst = slices.Grow(dst, room+len(s)+8)
+		} else {
+			p, huff := h.Choose(s)
+			if huff {
+				return AppendHuffman(AppendInt(dst, first|1<<n, n, uint64(p)), s)
+			}
+			return append(AppendInt(dst, first, n, uint64(p)), s...)
 		}
-		return append(AppendInt(dst, first, n, uint64(p)), s...)
 	}
-	dst = AppendHuffman(dst[:at+room], s)
-	code := len(dst) - at - room
+	huffmanPairsOnce.Do(buildHuffmanPairs)
+	end := min(cap(dst), at+room+len(s)+8)
+	code := len(s)
+	if op := unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), at+room); end-at-room == len(s)+8 {
+		if code = huffmanRoomy(op, s); code < 0 {
+			code = huffmanRoomyRest(op, s)
+		}
+	} else if _, p := huffmanLoop(dst[:end], at+room, s, false); p >= 0 { // no room for the stores
+		code = p - at - room
+	}
 	if code >= len(s) {
 		return append(AppendInt(dst[:at], first, n, uint64(len(s))), s...)
 	}
+	dst = dst[:at+room+code]
 	if room == 1 { // the code is shorter still: its length fits the prefix
 		dst[at] = first | 1<<n | byte(code)
 		return dst

@@ -11,6 +11,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
+	"golang.org/x/net/http2/hpack"
 )
 
 var policies = []Huffman{HuffmanAuto, HuffmanAlways, HuffmanNever}
@@ -240,7 +241,7 @@ func ExampleAppendString() {
 // string Choose describes, on the strings TestHuffmanEncodePaths makes (short
 // and long codes, codes longer and shorter than the raw bytes), at every
 // length up to 130 (the 7-bit prefix's limit inside), and with dst's room
-// running out around the fast path's (the longest code and a store).
+// running out around the fast path's (as many bytes as s and a store).
 func TestStringAutoPaths(t *testing.T) {
 	pieces := []string{
 		"www.example.com/",
@@ -263,10 +264,101 @@ func TestStringAutoPaths(t *testing.T) {
 				} else {
 					want = append(AppendInt(want, 0, prefix, uint64(pl)), s...)
 				}
-				for _, spare := range []int{0, len(want), huffmanMax(n) + 8, huffmanMax(n) + 9, huffmanMax(n) + 10, 300} {
+				for _, spare := range []int{0, len(want), n + 8, n + 9, n + 10, huffmanMax(n) + 9, 300} {
 					got := AppendString(append(make([]byte, 0, 1+spare), 0xaa), 0, prefix, s, HuffmanAuto)
 					if !bytes.Equal(got, want) {
 						t.Fatalf("AppendString(%q, %d-bit prefix) with %d spare = %x, want %x", s, prefix, spare, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestStringAutoGiveUp checks HuffmanAuto where the coding gives up, at
+// the raw length: strings whose code takes exactly len(s)-1, len(s) and
+// len(s)+1 bytes (8-bit codes, with one or three 5-bit ones or one 13-bit
+// one among them, or a 13-bit one and three 5-bit ones, at the start, the middle or the end), at every length across the
+// 3-, 5- and 7-bit prefixes' limits and the 2-byte lengths', with dst's
+// room at every size up to past the raw string and its stores. The output
+// must match x/net's code or the raw bytes, never exceed StringMax, and
+// stay in dst's array whenever it fits there.
+func TestStringAutoGiveUp(t *testing.T) {
+	for l := 3; l <= 300; l++ {
+		if l > 40 && l < 120 || l > 135 && l < 250 || l > 265 && l%7 != 0 {
+			continue
+		}
+		for v, odd := range []string{"aaa", "a", "", "\x00", "\x00aaa"} {
+			for _, pos := range []int{0, l / 2, l - len(odd)} {
+				if len(odd) > l {
+					break
+				}
+				b := []byte(strings.Repeat("X", l))
+				copy(b[min(pos, l-len(odd)):], odd)
+				s := string(b)
+				if code := len(hpack.AppendHuffmanString(nil, s)); v < 4 && code-l != []int{-1, 0, 0, 1}[v] {
+					t.Fatalf("%q: code of %d bytes, %d raw", s, code, l)
+				}
+				for _, n := range []uint8{3, 5, 7} {
+					pl, huff := HuffmanAuto.Choose(s)
+					want := AppendInt(nil, 0, n, uint64(pl))
+					if huff {
+						want[0] |= 1 << n
+						want = append(want, hpack.AppendHuffmanString(nil, s)...)
+					} else {
+						want = append(want, s...)
+					}
+					max := StringMax(n, s, HuffmanAuto)
+					for spare := 0; spare <= max+12; spare++ {
+						dst := append(make([]byte, 0, 2+spare), 0xaa, 0x55)
+						got := AppendString(dst, 0, n, s, HuffmanAuto)
+						if !bytes.Equal(got[2:], want) || got[0] != 0xaa || got[1] != 0x55 {
+							t.Fatalf("AppendString(%q, %d-bit prefix) with %d spare = %x, want %x", s, n, spare, got[2:], want)
+						}
+						if moved := &got[0] != &dst[:1][0]; moved && len(want) <= spare {
+							t.Fatalf("AppendString(%q, %d-bit prefix) with %d spare moved dst, needing %d", s, n, spare, len(want))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestStringAutoRest checks HuffmanAuto where the one-pass coder meets a
+// group over 64 bits and huffmanRoomyRest goes on from there: short codes
+// first (none, 8 or 16 bytes), then text of 8- to 10-bit codes, where every
+// group is over 64 bits, with each byte value in turn at some positions
+// (groups with a long pair, codes longer than the raw bytes), at lengths
+// around the 5- and 7-bit prefixes' limits, with room for s and its stores
+// and just around it; against x/net's code or the raw bytes.
+func TestStringAutoRest(t *testing.T) {
+	hard := strings.Repeat(`X!Z(&*),;"?XZ&*,;`, 10)
+	for _, lead := range []string{"", "abcdefgh", "www.example.com/"} {
+		for l := len(lead); l <= 140; l++ {
+			if l > len(lead)+40 && l < 120 {
+				continue
+			}
+			for b := 0; b < 256; b += 3 {
+				for at := len(lead); at < l; at += 7 {
+					s := []byte(lead + hard[:l-len(lead)])
+					s[at] = byte(b)
+					for _, n := range []uint8{5, 7} {
+						pl, huff := HuffmanAuto.Choose(string(s))
+						want := AppendInt(nil, 0, n, uint64(pl))
+						if huff {
+							want[0] |= 1 << n
+							want = append(want, hpack.AppendHuffmanString(nil, string(s))...)
+						} else {
+							want = append(want, s...)
+						}
+						max := StringMax(n, string(s), HuffmanAuto)
+						for _, spare := range []int{max, max + 7, max + 8, max + 9, l + 8, l + 9, l + 10} {
+							got := AppendString(append(make([]byte, 0, 1+spare), 0xaa), 0, n, string(s), HuffmanAuto)
+							if got[0] != 0xaa || !bytes.Equal(got[1:], want) {
+								t.Fatalf("AppendString(%q, %d-bit prefix) with %d spare = %x, want %x", s, n, spare, got[1:], want)
+							}
+						}
 					}
 				}
 			}
