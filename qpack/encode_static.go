@@ -106,7 +106,8 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 		e.scratch = e.scratch[:0]
 		return e.staticLine(dst, "content-length", e.keep(strconv.AppendInt(e.scratch, n, 10)), f)
 	}
-	pf := e.contentLengthField(f, uint64(n), true, "")
+	var pf planField
+	e.contentLengthLine(&pf, f, uint64(n), true, "")
 	return e.appendLine(dst, &pf, 0)
 }
 
