@@ -169,7 +169,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			name, value, f, raw = e.field(fields)
 		}
 		if raw >= 0 {
-			e.planContentLength(f, uint64(raw), true, "")
+			e.planContentLength(e.pl.push(), f, uint64(raw), true, "")
 			continue
 		}
 		if n := len(p.fields); p.early && n < cap(p.fields) {
@@ -185,7 +185,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			sx, sn = static.LookupQPACK(name, value)
 		}
 		if sn == staticContentLength {
-			e.planContentLength(f, 0, false, value)
+			e.planContentLength(e.pl.push(), f, 0, false, value)
 			continue
 		}
 		pf := e.collect(name, value, f, sx, sn)
@@ -297,18 +297,14 @@ func (p *sectionPlan) push() *planField {
 	return &p.fields[len(p.fields)-1]
 }
 
-// planContentLength plans content-length, held raw (n) or as a string. Both
-// give the same line: the indexed static entry 4 for 0, else a literal with
-// static name reference 4. Content-length never enters the dynamic table.
-func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value string) {
-	e.contentLengthLine(e.pl.push(), f, n, raw, value)
-}
-
-// contentLengthLine plans the line of content-length into pf, field by
-// field (a struct built on the stack and copied stalls on store forwarding).
-// A raw length's Huffman-coded digits are coded here: ref holds their code,
-// nlen its length in bits (0 for n itself in ref, see wire.DigitsCode).
-func (e *Encoder) contentLengthLine(pf *planField, f fastpath.Flags, n uint64, raw bool, value string) {
+// planContentLength plans content-length, held raw (n) or as a string, into
+// pf, field by field (a struct built on the stack and copied stalls on store
+// forwarding). Both give the same line: the indexed static entry 4 for 0,
+// else a literal with static name reference 4. Content-length never enters
+// the dynamic table. A raw length's Huffman-coded digits are coded here: ref
+// holds their code, nlen its length in bits (0 for n itself in ref, see
+// wire.DigitsCode).
+func (e *Encoder) planContentLength(pf *planField, f fastpath.Flags, n uint64, raw bool, value string) {
 	pf.name, pf.value, pf.memo, pf.sn, pf.slot, pf.nlen = "", "", 0, staticContentLength, -1, 0 // (no strings: written from ref)
 	pf.never, pf.kind, pf.ref = f&fastpath.NeverIndex != 0, repLitStatic, staticContentLength
 	switch {

@@ -107,7 +107,7 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 		return e.staticLine(dst, "content-length", e.keep(strconv.AppendInt(e.scratch, n, 10)), f)
 	}
 	var pf planField
-	e.contentLengthLine(&pf, f, uint64(n), true, "")
+	e.planContentLength(&pf, f, uint64(n), true, "")
 	return e.appendLine(dst, &pf, 0)
 }
 
@@ -135,6 +135,9 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 		dst = wire.AppendInt(dst, 0x50|qinstr.NeverBit(never, 0x20), 4, uint64(sn))
 	default:
 		dst = wire.AppendString(dst, 0x20|qinstr.NeverBit(never, 0x10), 3, name, e.huff)
+	}
+	if n := wire.StringRoom(len(value)); cap(dst)-len(dst) < n {
+		dst = wire.Grow(dst, n) // coded in one pass (see AppendPlanned)
 	}
 	return wire.AppendString(dst, 0, 7, value, e.huff)
 }
