@@ -68,10 +68,9 @@ func (e *Encoder) appendStatic(dst []byte, fields fastpath.Enumerator, marks boo
 	}
 	// The ready Enumerator without its three dynamic calls per field.
 	if l, ok := fields.(*fastpath.FieldList); ok {
-		for l.Next() {
-			name, value, f := l.Field()
-			if n, ok := l.ContentLength(); ok {
-				dst = e.staticContentLength(dst, f, n)
+		for i := 0; i < l.Len(); i++ { // by index, as Plan reads it
+			if name, value, f, raw := l.At(i); raw >= 0 {
+				dst = e.staticContentLength(dst, f, raw)
 			} else {
 				dst = e.staticLine(dst, name, value, f)
 			}
@@ -79,6 +78,7 @@ func (e *Encoder) appendStatic(dst []byte, fields fastpath.Enumerator, marks boo
 				e.pl.ends = append(e.pl.ends, len(dst))
 			}
 		}
+		l.Seek(l.Len()) // consumed, as by Next
 		return dst
 	}
 	for fields.Next() {
