@@ -39,7 +39,8 @@ const staticContentLength = 4
 type planField struct {
 	name, value string
 	// ref is the static index or the dynamic absolute index the line
-	// references; for repLitDigits, the raw Content-Length.
+	// references; for repLitDigits, the raw Content-Length, or the code of
+	// its digits when nlen is its length in bits (see planContentLength).
 	ref uint64
 	h   table.Hash // of name and value, for every lookup and the insert
 	// nlen and vlen are the payload lengths of the literal name and value,

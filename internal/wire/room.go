@@ -2,11 +2,12 @@ package wire
 
 import "slices"
 
-// StringRoom is the room that AppendString wants to code an l-byte
-// string in one pass when up to 11 bytes (a field line's first integer)
-// come before it in the same call chain: the longest code, 30 bits a
-// byte, its length, and the word stores past it. With less, a HuffmanAuto
-// string is sized in a pass of its own before it is coded.
+// StringRoom is the room that dst should have before a field line whose
+// l-byte value AppendString codes: the line's first integer (at most 11
+// bytes), then what AppendString wants to code the value in one pass (the
+// longest code, 30 bits a byte, its length, and the 8 bytes its word stores
+// may write past the code). With less, a HuffmanAuto value is sized in a
+// pass of its own before it is coded.
 func StringRoom(l int) int { return 4*l + 32 }
 
 // Grow grows dst for n more bytes, as slices.Grow, in a call of its own:
