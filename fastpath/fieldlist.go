@@ -68,16 +68,19 @@ func (n negativeLength) Error() string {
 	return "fastpath: negative Content-Length " + strconv.FormatInt(int64(n), 10)
 }
 
-// push appends a field. Within the capacity it reslices and fills the
-// element in place: appending a composite literal builds it on the stack
-// and copies it, and appending a zero element stores everything twice.
+// push appends a field. Within the capacity it stores the length alone
+// and fills the element in place (through s: no reload, no bounds check
+// but one): appending a composite literal builds it on the stack and
+// copies it, and appending a zero element stores everything twice.
 func (l *FieldList) push(name, value string, f Flags, raw int64) {
-	n := len(l.fields)
-	if n == cap(l.fields) {
-		l.fields = append(l.fields, listField{})
+	s, n := l.fields, len(l.fields)
+	if n < cap(s) {
+		s, l.fields = s[:n+1], l.fields[:n+1]
+	} else {
+		s = append(s, listField{})
+		l.fields = s
 	}
-	l.fields = l.fields[:n+1]
-	p := &l.fields[n]
+	p := &s[n]
 	p.name, p.value, p.flags, p.raw = name, value, f, raw
 }
 

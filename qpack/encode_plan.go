@@ -39,7 +39,8 @@ const staticContentLength = 4
 type planField struct {
 	name, value string
 	// ref is the static index or the dynamic absolute index the line
-	// references; for repLitDigits, the raw Content-Length.
+	// references; for repLitDigits, the raw Content-Length, or the code of
+	// its digits when nlen is its length in bits (see planContentLength).
 	ref uint64
 	h   table.Hash // of name and value, for every lookup and the insert
 	// nlen and vlen are the payload lengths of the literal name and value,
@@ -169,7 +170,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			name, value, f, raw = e.field(fields)
 		}
 		if raw >= 0 {
-			e.planContentLength(f, uint64(raw), true, "")
+			e.planContentLength(e.pl.push(), f, uint64(raw), true, "")
 			continue
 		}
 		if n := len(p.fields); p.early && n < cap(p.fields) {
@@ -200,7 +201,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			sx, sn = static.LookupQPACK(name, value)
 		}
 		if sn == staticContentLength {
-			e.planContentLength(f, 0, false, value)
+			e.planContentLength(e.pl.push(), f, 0, false, value)
 			continue
 		}
 		pf := e.collect(name, value, f, sx, sn)
@@ -306,32 +307,29 @@ func (p *sectionPlan) push() *planField {
 	return &p.fields[len(p.fields)-1]
 }
 
-// planContentLength plans content-length, held raw (n) or as a string. Both
-// give the same line: the indexed static entry 4 for 0, else a literal with
-// static name reference 4. Content-length never enters the dynamic table.
-func (e *Encoder) planContentLength(f fastpath.Flags, n uint64, raw bool, value string) {
-	*e.pl.push() = e.contentLengthField(f, n, raw, value)
-}
-
-// contentLengthField returns the planned line of content-length.
-func (e *Encoder) contentLengthField(f fastpath.Flags, n uint64, raw bool, value string) planField {
-	pf := planField{never: f&fastpath.NeverIndex != 0, ref: staticContentLength, sn: staticContentLength, slot: -1} // (no name: written from ref)
-	zero := raw && n == 0 || !raw && value == "0"
+// planContentLength plans content-length, held raw (n) or as a string, into
+// pf, field by field (a struct built on the stack and copied stalls on store
+// forwarding). Both give the same line: the indexed static entry 4 for 0,
+// else a literal with static name reference 4. Content-length never enters
+// the dynamic table. A raw length's Huffman-coded digits are coded here: ref
+// holds their code, nlen its length in bits (0 for n itself in ref, see
+// wire.DigitsCode).
+func (e *Encoder) planContentLength(pf *planField, f fastpath.Flags, n uint64, raw bool, value string) {
+	pf.name, pf.value, pf.memo, pf.sn, pf.slot, pf.nlen = "", "", 0, staticContentLength, -1, 0 // (no strings: written from ref)
+	pf.never, pf.kind, pf.ref = f&fastpath.NeverIndex != 0, repLitStatic, staticContentLength
 	switch {
-	case zero && !pf.never:
+	case (raw && n == 0 || !raw && value == "0") && !pf.never:
 		pf.kind = repStatic
 	case raw:
-		pf.kind = repLitDigits
-		pf.ref = n
-		vlen, vhuff := wire.DigitsChoice(e.huff, n)
-		pf.vlen, pf.vhuff = int32(vlen), vhuff
+		vlen, vhuff, code, bits := wire.DigitsCode(e.huff, n)
+		pf.kind, pf.ref, pf.vlen, pf.vhuff = repLitDigits, n, int32(vlen), vhuff
+		if bits > 0 {
+			pf.ref, pf.nlen = code, int32(bits)
+		}
 	default:
-		pf.kind = repLitStatic
-		pf.value = value
 		vlen, vhuff := e.huff.Choose(value) // not memoized, as digits are not
-		pf.vlen, pf.vhuff = lenChoice(vlen), vhuff
+		pf.value, pf.vlen, pf.vhuff = value, lenChoice(vlen), vhuff
 	}
-	return pf
 }
 
 // keep returns the bytes that b appended to e.scratch as a string, valid

@@ -68,10 +68,9 @@ func (e *Encoder) appendStatic(dst []byte, fields fastpath.Enumerator, marks boo
 	}
 	// The ready Enumerator without its three dynamic calls per field.
 	if l, ok := fields.(*fastpath.FieldList); ok {
-		for l.Next() {
-			name, value, f := l.Field()
-			if n, ok := l.ContentLength(); ok {
-				dst = e.staticContentLength(dst, f, n)
+		for i := 0; i < l.Len(); i++ { // by index, as Plan reads it
+			if name, value, f, raw := l.At(i); raw >= 0 {
+				dst = e.staticContentLength(dst, f, raw)
 			} else {
 				dst = e.staticLine(dst, name, value, f)
 			}
@@ -79,6 +78,7 @@ func (e *Encoder) appendStatic(dst []byte, fields fastpath.Enumerator, marks boo
 				e.pl.ends = append(e.pl.ends, len(dst))
 			}
 		}
+		l.Seek(l.Len()) // consumed, as by Next
 		return dst
 	}
 	for fields.Next() {
@@ -106,7 +106,8 @@ func (e *Encoder) staticContentLength(dst []byte, f fastpath.Flags, n int64) []b
 		e.scratch = e.scratch[:0]
 		return e.staticLine(dst, "content-length", e.keep(strconv.AppendInt(e.scratch, n, 10)), f)
 	}
-	pf := e.contentLengthField(f, uint64(n), true, "")
+	var pf planField
+	e.planContentLength(&pf, f, uint64(n), true, "")
 	return e.appendLine(dst, &pf, 0)
 }
 
@@ -134,6 +135,9 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 		dst = wire.AppendInt(dst, 0x50|qinstr.NeverBit(never, 0x20), 4, uint64(sn))
 	default:
 		dst = wire.AppendString(dst, 0x20|qinstr.NeverBit(never, 0x10), 3, name, e.huff)
+	}
+	if n := wire.StringRoom(len(value)); cap(dst)-len(dst) < n {
+		dst = wire.Grow(dst, n) // coded in one pass (see AppendPlanned)
 	}
 	return wire.AppendString(dst, 0, 7, value, e.huff)
 }

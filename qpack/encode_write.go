@@ -110,6 +110,9 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 			dst[len(dst)-1] = b
 		}
 		if i < len(fs) { // any other line (an indexed one holds no strings: noStrings, collect)
+			if n := wire.StringRoom(len(fs[i].value)); fs[i].vlen < 0 && cap(dst)-len(dst) < n {
+				dst = wire.Grow(dst, n) // a value coded as written, in one pass
+			}
 			dst = e.appendLine(dst, &fs[i], base)
 			fs[i].name, fs[i].value = "", "" // written: sectionDone need not clear it
 		}
@@ -224,7 +227,9 @@ func (e *Encoder) appendLine(dst []byte, f *planField, base uint64) []byte {
 	}
 	if f.kind == repLitDigits {
 		if f.vhuff {
-			dst = wire.AppendInt(dst, 0x80, 7, uint64(f.vlen))
+			if dst = wire.AppendInt(dst, 0x80, 7, uint64(f.vlen)); f.nlen > 0 {
+				return wire.AppendHuffmanCode(dst, f.ref, uint(f.nlen)) // coded at planning
+			}
 			return wire.AppendHuffmanDigits(dst, f.ref)
 		}
 		dst = wire.AppendInt(dst, 0, 7, uint64(f.vlen))

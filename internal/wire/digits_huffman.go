@@ -167,3 +167,20 @@ func DigitsChoice(p Huffman, n uint64) (payload int, huff bool) {
 	}
 	return HuffmanDigitsLen(n), true
 }
+
+// DigitsCode returns DigitsChoice(p, n) and, when the digits are
+// Huffman-coded and n is below 10^9, their code and its length in bits as
+// HuffmanDigits returns them, for AppendHuffmanCode (bits is 0 otherwise):
+// the digits are coded once, for the choice and the output.
+func DigitsCode(p Huffman, n uint64) (payload int, huff bool, code uint64, bits uint) {
+	if p == HuffmanNever || n >= 1e9 {
+		payload, huff = DigitsChoice(p, n)
+		return payload, huff, 0, 0
+	}
+	code, bits = HuffmanDigits(n)
+	payload = int(bits+7) >> 3
+	if d := DigitsLen(n); p != HuffmanAlways && payload >= d {
+		return d, false, 0, 0 // not shorter
+	}
+	return payload, true, code, bits
+}

@@ -66,6 +66,12 @@ func checkDigits(n uint64) string {
 		want.Payload, want.Huff = p.Choose(s)
 		got.Payload, got.Huff = DigitsChoice(p, n)
 		add(fmt.Sprintf("DigitsChoice(%d)", p), want, got)
+		code, bits := uint64(0), uint(0)
+		got.Payload, got.Huff, code, bits = DigitsCode(p, n)
+		add(fmt.Sprintf("DigitsCode(%d)", p), want, got)
+		if bits > 0 || got.Huff && n < 1e9 {
+			add(fmt.Sprintf("DigitsCode(%d)'s code", p), AppendHuffman(nil, s), AppendHuffmanCode(nil, code, bits))
+		}
 	}
 	if diffs == nil {
 		return ""
@@ -102,4 +108,18 @@ func TestDigitsAllocs(t *testing.T) {
 		t.Errorf("digit functions: %v allocs per run", allocs)
 	}
 	_ = sink
+}
+
+func TestGrowStringRoom(t *testing.T) {
+	for _, l := range []int{0, 1, 126, 127, 1000} {
+		s := string(make([]byte, l)) // NULs: 13 bits a byte, a code longer than the string
+		dst := Grow([]byte("hdr"), 11+StringRoom(l))
+		if c := cap(dst); c < 3+11+StringRoom(l) {
+			t.Fatalf("Grow(%d): cap %d", l, c)
+		}
+		p := &dst[:1][0]
+		if dst = AppendString(append(dst, make([]byte, 11)...), 0, 7, s, HuffmanAuto); &dst[0] != p {
+			t.Errorf("%d bytes: AppendString moved dst within StringRoom", l)
+		}
+	}
 }
