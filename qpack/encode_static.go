@@ -136,9 +136,6 @@ func (e *Encoder) staticLine(dst []byte, name, value string, f fastpath.Flags) [
 	default:
 		dst = wire.AppendString(dst, 0x20|qinstr.NeverBit(never, 0x10), 3, name, e.huff)
 	}
-	if n := wire.StringRoom(len(value)); cap(dst)-len(dst) < n {
-		dst = wire.Grow(dst, n) // coded in one pass (see AppendPlanned)
-	}
 	return wire.AppendString(dst, 0, 7, value, e.huff)
 }
 

@@ -110,9 +110,6 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 			dst[len(dst)-1] = b
 		}
 		if i < len(fs) { // any other line (an indexed one holds no strings: noStrings, collect)
-			if n := wire.StringRoom(len(fs[i].value)); fs[i].vlen < 0 && cap(dst)-len(dst) < n {
-				dst = wire.Grow(dst, n) // a value coded as written, in one pass
-			}
 			dst = e.appendLine(dst, &fs[i], base)
 			fs[i].name, fs[i].value = "", "" // written: sectionDone need not clear it
 		}

@@ -109,17 +109,3 @@ func TestDigitsAllocs(t *testing.T) {
 	}
 	_ = sink
 }
-
-func TestGrowStringRoom(t *testing.T) {
-	for _, l := range []int{0, 1, 126, 127, 1000} {
-		s := string(make([]byte, l)) // NULs: 13 bits a byte, a code longer than the string
-		dst := Grow([]byte("hdr"), 11+StringRoom(l))
-		if c := cap(dst); c < 3+11+StringRoom(l) {
-			t.Fatalf("Grow(%d): cap %d", l, c)
-		}
-		p := &dst[:1][0]
-		if dst = AppendString(append(dst, make([]byte, 11)...), 0, 7, s, HuffmanAuto); &dst[0] != p {
-			t.Errorf("%d bytes: AppendString moved dst within StringRoom", l)
-		}
-	}
-}
