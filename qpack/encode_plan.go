@@ -303,8 +303,10 @@ func (p *sectionPlan) push() *planField {
 	if len(p.fields) == cap(p.fields) {
 		p.fields = slices.Grow(p.fields, 1)
 	}
-	p.fields = p.fields[:len(p.fields)+1] // (the length alone: no write barrier)
-	return &p.fields[len(p.fields)-1]
+	n := len(p.fields)
+	p.fields = p.fields[:n+1] // (the length alone: no write barrier)
+	// A plain pointer: indexed (base+i*72), each byte store computed its own address.
+	return (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*unsafe.Sizeof(planField{})))
 }
 
 // planContentLength plans content-length, held raw (n) or as a string, into
