@@ -142,6 +142,28 @@ func TestLookupExactID(t *testing.T) {
 // entry's strings, duplicating any live entry, the oldest too (whose bytes
 // the copy may overwrite or a grown arena may leave behind), in tables
 // small enough to wrap and grow.
+// TestDuplicateEmpty duplicates entries with no bytes (an empty name and
+// value: 32 bytes of overhead alone), in a table whose arena was never
+// needed and at the end of a full one: fuzzing found the first panicking.
+func TestDuplicateEmpty(t *testing.T) {
+	var a Table
+	a.Init(100, true)
+	a.AddString("", "")
+	if !a.Duplicate(0) || a.Len() != 2 {
+		t.Fatalf("Duplicate of an empty entry in an empty arena: %d entries", a.Len())
+	}
+	var b Table
+	b.Init(96, true)
+	b.AddString("abcd", "efghijklmnopqrstuvwxyz0123456789")
+	b.AddString("", "")
+	if !b.Duplicate(1) || b.Len() != 2 {
+		t.Fatalf("Duplicate of an empty entry after a full arena: %d entries", b.Len())
+	}
+	if n, v, ok := b.Abs(2); !ok || len(n)+len(v) != 0 {
+		t.Fatalf("the copy: %q %q %v", n, v, ok)
+	}
+}
+
 func TestDuplicateRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for round := range 50 {
@@ -163,6 +185,9 @@ func TestDuplicateRandom(t *testing.T) {
 			} else {
 				name := strings.Repeat(string(rune('a'+r.IntN(26))), r.IntN(12))
 				value := strconv.Itoa(r.IntN(1000)) + strings.Repeat("x", r.IntN(80))
+				if r.IntN(8) == 0 {
+					value = "" // and, with an empty name, an entry with no bytes
+				}
 				a.AddString(name, value)
 				b.AddString(name, value)
 			}

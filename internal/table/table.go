@@ -198,8 +198,12 @@ func (t *Table) Duplicate(abs uint64) bool {
 	e := t.ent(abs)
 	nlen, vlen, tag := int(e.nlen), int(e.vlen), e.Tag()
 	n := nlen + vlen
-	// (An arena grown for the copy leaves the source in the old one.)
-	src := wire.RawString(&t.arena[:cap(t.arena)][e.off()], n)
+	// (An arena grown for the copy leaves the source in the old one. An
+	// entry of no bytes may sit at the arena's end, or in none.)
+	src := ""
+	if n > 0 {
+		src = wire.RawString(&t.arena[:cap(t.arena)][e.off()], n)
+	}
 	var hn, hf uint32
 	if t.indexed {
 		l := &t.index.slots[abs&t.mask()]
