@@ -215,7 +215,9 @@ func (t *Table) Duplicate(abs uint64) bool {
 	} else if p = t.relocate(nlen, vlen); p < 0 {
 		return false
 	}
-	move(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), p), src)
+	if n > 0 { // (no pointer past the arena's end for an entry of no bytes)
+		move(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), p), src)
+	}
 	t.commit(p, nlen, vlen, tag)
 	if t.indexed {
 		// index.add, written out as in AddHashed: an encoder's rescues.
