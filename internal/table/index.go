@@ -46,23 +46,7 @@ func (x *index) grow(t *Table, n int, oldMask uint64) {
 	x.slots = make([]slot, n)
 	for abs := t.first; abs < t.inserted; abs++ {
 		l := &old[abs&oldMask]
-		x.add(abs, t.mask(), l.hn, l.hf)
-	}
-}
-
-func (x *index) add(abs, mask uint64, hn, hf uint32) {
-	l := &x.slots[abs&mask]
-	l.hn, l.hf = hn, hf
-	a := uint32(abs + 1)
-	bn, bf := &x.slots[uint64(hn)&mask], &x.slots[uint64(hf)&mask]
-	l.nextN, bn.headN = a-bn.headN, a
-	l.nextF, bf.headF = a-bf.headF, a
-	// An empty bucket ends the chain.
-	if l.nextN == a {
-		l.nextN = 0
-	}
-	if l.nextF == a {
-		l.nextF = 0
+		t.link(abs, l.hn, l.hf)
 	}
 }
 

@@ -220,22 +220,7 @@ func (t *Table) Duplicate(abs uint64) bool {
 	}
 	t.commit(p, nlen, vlen, tag)
 	if t.indexed {
-		// index.add, written out as in AddHashed: an encoder's rescues.
-		mask, a := t.mask(), uint32(t.inserted)
-		s := unsafe.Pointer(unsafe.SliceData(t.index.slots))
-		const size = unsafe.Sizeof(slot{})
-		l := (*slot)(unsafe.Add(s, uintptr((t.inserted-1)&mask)*size))
-		bn := (*slot)(unsafe.Add(s, uintptr(uint64(hn)&mask)*size))
-		bf := (*slot)(unsafe.Add(s, uintptr(uint64(hf)&mask)*size))
-		l.hn, l.hf = hn, hf
-		l.nextN, l.nextF = 0, 0
-		if bn.headN != 0 {
-			l.nextN = a - bn.headN
-		}
-		if bf.headF != 0 {
-			l.nextF = a - bf.headF
-		}
-		bn.headN, bf.headF = a, a
+		t.link(t.inserted-1, hn, hf)
 	}
 	return true
 }
@@ -261,7 +246,7 @@ func (t *Table) add(name, value []byte, tag uint8, hn, hf uint32) bool {
 	}
 	t.commit(p, len(name), len(value), tag)
 	if t.indexed {
-		t.index.add(t.inserted-1, t.mask(), hn, hf)
+		t.link(t.inserted-1, hn, hf)
 	}
 	return true
 }
@@ -309,24 +294,7 @@ func (t *Table) AddHashed(h Hash, name, value string) bool {
 	}
 	t.commit(p, len(name), len(value), 0)
 	if t.indexed {
-		// index.add, written out: an encoder's every insert.
-		// The index has a slot per entry of the ring, a power of two:
-		// masked, the three indices are in bounds, unchecked.
-		mask, a := t.mask(), uint32(t.inserted)
-		s := unsafe.Pointer(unsafe.SliceData(t.index.slots))
-		const size = unsafe.Sizeof(slot{})
-		l := (*slot)(unsafe.Add(s, uintptr((t.inserted-1)&mask)*size))
-		bn := (*slot)(unsafe.Add(s, uintptr(uint64(h.n)&mask)*size))
-		bf := (*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size))
-		l.hn, l.hf = h.n, h.f
-		l.nextN, l.nextF = 0, 0
-		if bn.headN != 0 {
-			l.nextN = a - bn.headN
-		}
-		if bf.headF != 0 {
-			l.nextF = a - bf.headF
-		}
-		bn.headN, bf.headF = a, a
+		t.link(t.inserted-1, h.n, h.f)
 	}
 	return true
 }
@@ -613,4 +581,27 @@ func (t *Table) Abs(abs uint64) (name, value []byte, ok bool) {
 	}
 	name, value = t.Bytes(&t.ents[abs&t.mask()])
 	return name, value, true
+}
+
+// link puts entry abs, with hashes hn and hf, at the head of its buckets'
+// chains (an empty bucket ends a chain: next 0), with no bounds checks:
+// the index has a slot per entry of the ring, a power of two, so the
+// three masked indices are in bounds. Every insert links its entry, and
+// grow the live ones again, oldest first.
+func (t *Table) link(abs uint64, hn, hf uint32) {
+	mask, a := t.mask(), uint32(abs+1)
+	s := unsafe.Pointer(unsafe.SliceData(t.index.slots))
+	const size = unsafe.Sizeof(slot{})
+	l := (*slot)(unsafe.Add(s, uintptr(abs&mask)*size))
+	bn := (*slot)(unsafe.Add(s, uintptr(uint64(hn)&mask)*size))
+	bf := (*slot)(unsafe.Add(s, uintptr(uint64(hf)&mask)*size))
+	l.hn, l.hf = hn, hf
+	l.nextN, l.nextF = 0, 0
+	if bn.headN != 0 {
+		l.nextN = a - bn.headN
+	}
+	if bf.headF != 0 {
+		l.nextF = a - bf.headF
+	}
+	bn.headN, bf.headF = a, a
 }
