@@ -74,7 +74,20 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 		if bad {
 			need++
 		}
-		if e.hist.seen(vh, !sure) < need && !sure { // the name's hash is sawName's
+		// The history, written out (a call a field cost more): the key is
+		// the name sawName saw last and the value's hash in the index
+		// (HashIDOf's), counted when it counts and the filter lets it by.
+		h := e.hist
+		x := uint32(h.name ^ vh*0xbf58476d1ce4e5b9 | 1)
+		k, bit, n := x>>30%filterWords, uint64(1)<<(x>>24%64), 0
+		if !sure && (h.cur[k]|h.prev[k])&bit != 0 {
+			n = h.count(x)
+		}
+		h.values[h.pos%historyLen], h.cur[k] = x, h.cur[k]|bit
+		if h.pos++; h.pos == historyLen {
+			h.pos, h.cur, h.prev = 0, [filterWords]uint64{}, h.cur
+		}
+		if n < need && !sure {
 			return false
 		}
 	}

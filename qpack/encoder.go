@@ -199,7 +199,7 @@ func (e *Encoder) Init(cfg EncoderConfig) {
 }
 
 // encSeed seeds the encoder's index, fixed so that the history keeps its
-// records of values by the index's hash of them (see fieldHistory.seen)
+// records of values by the index's hash of them (see insertField)
 // and two encoders write the same bytes. A fixed seed is safe: the index
 // is not built to stand an adversary anyway, and a table's chains stay as
 // short as the table whatever collides (see internal/table's strHash).
