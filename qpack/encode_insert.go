@@ -198,10 +198,12 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 		abs, found = e.tbl.LookupName(h, name, 0, ins)
 	}
 	if found {
-		best := 0 // the literal's length, sized only when there is a choice
+		// The literal's length, sized only when there is a choice and its
+		// least (a length byte, 5 bits a byte) is not above the reference's.
+		best := 1 + (len(name)*5+7)>>3
 		if sn >= 0 {
 			best = wire.IntLen(6, uint64(sn))
-		} else {
+		} else if wire.IntLen(6, ins-1-abs) >= best {
 			best = wire.StringLen(5, name, e.huff)
 		}
 		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {
@@ -250,15 +252,14 @@ func (e *Encoder) emitDuplicate(abs uint64) {
 // rises, so each insert walks on from the last one's (drainCum: the first
 // sum less the second).
 func (e *Encoder) inserted(first uint64, slot int32, nameOnly bool) {
-	p, ins := &e.pl, e.tbl.Inserted()
-	lo := p.drainLo
-	for abs := first; abs < e.oldest(); abs++ {
+	p, ins, oldest := &e.pl, e.tbl.Inserted(), e.oldest()
+	for abs := first; abs < oldest; abs++ {
 		e.hist.evicted(abs)
 	}
 	e.hist.inserted(ins-1, slot, nameOnly)
-	cum := p.drainCum - e.tbl.EntrySize(ins-1)
-	if first := e.oldest(); lo < first || e.ack == AckNever {
-		lo, cum = first, -e.tbl.Size() // (nothing is ever evicted with AckNever)
+	lo, cum := p.drainLo, p.drainCum-e.tbl.EntrySize(ins-1)
+	if lo < oldest || e.ack == AckNever {
+		lo, cum = oldest, -e.tbl.Size() // (nothing is ever evicted with AckNever)
 	}
 	lim := min(int(uint(e.capacity)/drainFraction), drainMax) - e.capacity
 	for ; cum < lim && lo < ins && e.ack != AckNever; lo++ {
