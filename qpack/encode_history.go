@@ -33,8 +33,8 @@ type fieldHistory struct {
 }
 
 const (
-	historyLen  = 32
-	filterWords = 4 // (x>>30 picks the word)
+	historyLen  = 32 // (count is written out for 32)
+	filterWords = 4  // (x>>30 picks the word)
 	nameSlots   = 32
 	// scoreMin and scoreMax bound a name's score.
 	scoreMin = -2
@@ -77,18 +77,19 @@ func strHash(s string, seed uint64) uint64 {
 
 // count returns how often x, a field's key (see insertField), is in the ring.
 func (h *fieldHistory) count(x uint32) int {
-	// Branch-free, eight at a time: a compare, SETE and a byte add each.
+	// Branch-free: a compare, SETE and a byte add a value, written out so
+	// that each compare reads its value from memory (no load of its own).
 	eq := func(y uint32) uint8 {
 		if y == x {
 			return 1
 		}
 		return 0
 	}
-	n, v := uint8(0), &h.values
-	for i := 0; i < historyLen; i += 8 {
-		n += eq(v[i]) + eq(v[i+1]) + eq(v[i+2]) + eq(v[i+3]) +
-			eq(v[i+4]) + eq(v[i+5]) + eq(v[i+6]) + eq(v[i+7])
-	}
+	v := &h.values
+	n := eq(v[0]) + eq(v[1]) + eq(v[2]) + eq(v[3]) + eq(v[4]) + eq(v[5]) + eq(v[6]) + eq(v[7])
+	n += eq(v[8]) + eq(v[9]) + eq(v[10]) + eq(v[11]) + eq(v[12]) + eq(v[13]) + eq(v[14]) + eq(v[15])
+	n += eq(v[16]) + eq(v[17]) + eq(v[18]) + eq(v[19]) + eq(v[20]) + eq(v[21]) + eq(v[22]) + eq(v[23])
+	n += eq(v[24]) + eq(v[25]) + eq(v[26]) + eq(v[27]) + eq(v[28]) + eq(v[29]) + eq(v[30]) + eq(v[31])
 	return int(n)
 }
 
