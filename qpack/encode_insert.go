@@ -14,15 +14,7 @@ func (e *Encoder) oldest() uint64 { return e.tbl.Inserted() - uint64(e.tbl.Len()
 // only entries that may be evicted: acknowledged, and referenced neither by
 // an unacknowledged section nor by this one.
 func (e *Encoder) evictable(size int) bool {
-	n, fits := e.tbl.Evicting(size)
-	if !fits {
-		return false
-	}
-	if n == 0 {
-		return true
-	}
-	last := e.oldest() + uint64(n) - 1 // newest entry evicted
-	return last < e.pl.floor && last < e.pl.minRef
+	return e.tbl.EvictsBelow(size, min(e.pl.floor, e.pl.minRef))
 }
 
 // insertField inserts the field, or duplicates a draining entry holding it,
@@ -137,7 +129,7 @@ func (e *Encoder) rescue(size int) {
 			return
 		}
 		// The first entry that the insert evicts and sections referenced:
-		// Evicting's walk, stopped there.
+		// EvictsBelow's walk, stopped there.
 		free, hot := e.capacity-e.tbl.Size(), e.oldest()
 		for free < size && e.hist.metaAt(hot).hits == 0 {
 			free += e.tbl.EntrySize(hot)

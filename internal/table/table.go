@@ -116,19 +116,20 @@ func (t *Table) Len() int { return int(t.inserted - t.first) }
 // the next insert will get (QPACK's Insert Count).
 func (t *Table) Inserted() uint64 { return t.inserted }
 
-// Evicting returns how many of the oldest entries an insert of the given
-// size would evict, and whether it fits at all (size <= capacity).
-func (t *Table) Evicting(size int) (n int, fits bool) {
+// EvictsBelow reports whether an insert of the given size fits at all
+// (size <= capacity) and evicts only entries below absolute index lim.
+func (t *Table) EvictsBelow(size int, lim uint64) bool {
 	if size > t.capacity {
-		return t.Len(), false
+		return false
 	}
 	free := t.capacity - t.size
 	for abs := t.first; free < size; abs++ {
-		e := &t.ents[abs&t.mask()]
-		free += int(e.nlen) + int(e.vlen) + Overhead
-		n++
+		if abs >= lim {
+			return false
+		}
+		free += t.EntrySize(abs)
 	}
-	return n, true
+	return true
 }
 
 // Add inserts name and value, evicting oldest entries to make room. name or

@@ -190,10 +190,10 @@ func run(ops []uint64, indexed bool) string {
 			m.setCapacity(c)
 		case 11:
 			size := int(r % uint64(m.capacity+40))
-			gn, gf := t.Evicting(size)
+			lim := t.Inserted() - uint64(t.Len()) + r>>32%8
 			wn, wf := m.evicting(size)
-			if gn != wn || gf != wf {
-				return fmt.Sprintf("step %d: Evicting(%d) = %d %v, want %d %v", step, size, gn, gf, wn, wf)
+			if got, want := t.EvictsBelow(size, lim), wf && (wn == 0 || t.Inserted()-uint64(t.Len())+uint64(wn)-1 < lim); got != want {
+				return fmt.Sprintf("step %d: EvictsBelow(%d, %d) = %v, want %v (evicting %d, fits %v)", step, size, lim, got, want, wn, wf)
 			}
 		case 12, 13:
 			n, v := names[r%uint64(len(names))], values[r>>8%uint64(len(values))]
