@@ -92,10 +92,11 @@ func (e *Encoder) insertField(pf *planField, abs uint64, held bool, vh uint64) b
 }
 
 // insertName inserts the field's name alone (with an empty value) when the
-// name keeps coming back with new values, so that literals can reference it.
+// name keeps coming back with new values (seen twice: preInsert checks),
+// so that literals can reference it.
 func (e *Encoder) insertName(pf *planField) {
 	p := &e.pl
-	if pf.slot < 0 || e.hist.names[pf.slot].seen < 2 || e.ack == AckNever && !p.canBlock {
+	if e.ack == AckNever && !p.canBlock {
 		return
 	}
 	// Any entry with the name (pf.h's name hash is Hash(name, "")'s: the

@@ -400,7 +400,7 @@ func (e *Encoder) preInsert(pf *planField) {
 	if !pf.never && e.insertField(pf, newest, held, vh) {
 		return
 	}
-	if pf.sn < 0 {
+	if pf.sn < 0 && e.hist.names[pf.slot&(nameSlots-1)].seen >= 2 { // (slot: sawName's)
 		e.insertName(pf)
 	}
 }
