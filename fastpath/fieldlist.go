@@ -2,6 +2,7 @@ package fastpath
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/hqpack/hqpack/internal/static"
 )
@@ -80,7 +81,7 @@ func (l *FieldList) push(name, value string, f Flags, raw int64) {
 		s = append(s, listField{})
 		l.fields = s
 	}
-	p := &s[n]
+	p := (*listField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(n)*unsafe.Sizeof(listField{}))) // (n < len(s): no check)
 	p.name, p.value, p.flags, p.raw = name, value, f, raw
 }
 

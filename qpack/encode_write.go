@@ -3,6 +3,7 @@ package qpack
 import (
 	"github.com/hqpack/hqpack/internal/qinstr"
 	"slices"
+	"unsafe"
 
 	"github.com/hqpack/hqpack/fastpath"
 	"github.com/hqpack/hqpack/internal/wire"
@@ -91,11 +92,15 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		e.pendAt = len(e.pend)
 	}
 	fs, base := p.fields[p.next:], p.base
+	fp := unsafe.Pointer(unsafe.SliceData(fs)) // (the run has no bounds checks: i < len(fs), and the room)
 	for i := 0; i < len(fs); i++ {
-		dst = slices.Grow(dst, len(fs)-i) // room for a run of one-byte indexed lines: no call in it
+		if cap(dst)-len(dst) < len(fs)-i {
+			dst = slices.Grow(dst, len(fs)-i) // room for a run of one-byte indexed lines: no call in it
+		}
+		out, k := unsafe.Pointer(unsafe.SliceData(dst)), len(dst)
 	run:
 		for ; i < len(fs); i++ {
-			f, b := &fs[i], byte(0)
+			f, b := (*planField)(unsafe.Add(fp, uintptr(i)*unsafe.Sizeof(planField{}))), byte(0)
 			switch {
 			case f.kind == repDynamic && base-1-f.ref < 63: // (f.ref >= base wraps past it)
 				b = 0x80 | byte(base-1-f.ref)
@@ -106,18 +111,22 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 			default:
 				break run
 			}
-			dst = dst[:len(dst)+1]
-			dst[len(dst)-1] = b
+			*(*byte)(unsafe.Add(out, k)) = b
+			k++
 		}
+		dst = dst[:k]
 		if i < len(fs) { // any other line (an indexed one holds no strings: noStrings, collect)
-			dst = e.appendLine(dst, &fs[i], base)
+			if f := &fs[i]; f.kind == repLitStatic && f.ref < 15 && f.vlen < 0 { // the usual, with no call to appendLine
+				dst = wire.AppendString(append(dst, 0x50|qinstr.NeverBit(f.never, 0x20)|byte(f.ref)), 0, 7, f.value, e.huff)
+			} else {
+				dst = e.appendLine(dst, f, base)
+			}
 			fs[i].name, fs[i].value = "", "" // written: sectionDone need not clear it
 		}
 	}
 	if p.next == 0 {
 		p.fields = p.fields[:0] // every line cleared
 	}
-	p.next = len(p.fields)
 	e.sectionDone()
 	return dst
 }
@@ -177,8 +186,7 @@ func (e *Encoder) sectionDone() {
 		}
 		e.krc = e.tbl.Inserted()
 	}
-	for i := range p.fields {
-		// The caller's strings go; the lines stay, for planRemembered.
+	for i := range p.fields { // the caller's strings go; the lines stay, for planRemembered
 		p.fields[i].name, p.fields[i].value = "", ""
 	}
 	p.fields = p.fields[:0]
