@@ -101,7 +101,14 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	// reload (a static name, id > 0, needs no other hash).
 	vh = x.seed ^ uint64(len(value))*hashMul1
 	b := wire.RawBytes(unsafe.StringData(value), len(value), len(value))
-	for len(b) > 16 {
+	// Two of memHash's rounds a turn: half the loop's count, test and
+	// reload (of t, which the multiply's registers evict) for a long value.
+	for len(b) > 32 {
+		vh = mum(vh^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
+		vh = mum(vh^binary.LittleEndian.Uint64(b[16:]), hashMul2^binary.LittleEndian.Uint64(b[24:]))
+		b = b[32:]
+	}
+	if len(b) > 16 {
 		vh = mum(vh^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
 		b = b[16:]
 	}
