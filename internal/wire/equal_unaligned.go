@@ -18,8 +18,9 @@ func Equal(a, b string) bool {
 	if n-8 > 64-8 { // n < 8 (wraps around) or n > 64
 		return a == b
 	}
-	d := *(*uint64)(unsafe.Add(p, n-8)) ^ *(*uint64)(unsafe.Add(q, n-8))
-	for i := uintptr(0); i+8 < n; i += 8 {
+	n -= 8 // the last word's offset
+	d := *(*uint64)(unsafe.Add(p, n)) ^ *(*uint64)(unsafe.Add(q, n))
+	for i := uintptr(0); i < n; i += 8 {
 		d |= *(*uint64)(unsafe.Add(p, i)) ^ *(*uint64)(unsafe.Add(q, i))
 	}
 	return d == 0
