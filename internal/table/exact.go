@@ -15,7 +15,7 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+	if len(x.slots) == 0 || lo >= hi {
 		return 0, false
 	}
 	// A slot per entry of the ring, a power of two: masked, an index is
@@ -24,8 +24,14 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	const size = unsafe.Sizeof(slot{})
 	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > lo; {
 		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
-		if a <= hi && l.hf == h.f && t.Holds(a-1, name, value) {
-			return a - 1, true
+		if a <= hi && l.hf == h.f {
+			// Holds, written out for a live entry (see LookupExactAllID).
+			n, v := t.Strings(t.ent(a - 1))
+			if len(n) == len(name) && len(v) == len(value) &&
+				(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
+				(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
+				return a - 1, true
+			}
 		}
 		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
 			break
@@ -44,7 +50,7 @@ func (t *Table) LookupExactID(id int, name, value string, lo, hi uint64) (h Hash
 	h.n, h.f = mix((uint64(id)+1)*hashMul1^x.seed, strHash(value, x.seed))
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+	if len(x.slots) == 0 || lo >= hi {
 		return h, 0, false
 	}
 	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots))
@@ -69,14 +75,15 @@ func (t *Table) LookupName(h Hash, name string, lo, hi uint64) (abs uint64, foun
 	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+	if len(x.slots) == 0 || lo >= hi {
 		return 0, false
 	}
 	hn := h.n
-	mask := t.mask()
-	for a := t.bucket(x.slots[uint64(hn)&mask].headN); a > lo; {
-		l := &x.slots[(a-1)&mask]
-		if e := &t.ents[(a-1)&mask]; a <= hi && l.hn == hn && int(e.nlen) == len(name) {
+	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots)) // (as LookupExact's)
+	const size = unsafe.Sizeof(slot{})
+	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(hn)&mask)*size)).headN); a > lo; {
+		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
+		if e := t.ent(a - 1); a <= hi && l.hn == hn && int(e.nlen) == len(name) {
 			// Inline under 8 bytes too, where wire.Equal (and ==) call memequal.
 			if n, _ := t.Strings(e); len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name) {
 				return a - 1, true
@@ -101,7 +108,14 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	// reload (a static name, id > 0, needs no other hash).
 	vh = x.seed ^ uint64(len(value))*hashMul1
 	b := wire.RawBytes(unsafe.StringData(value), len(value), len(value))
-	for len(b) > 16 {
+	// Two of memHash's rounds a turn: half the loop's count, test and
+	// reload (of t, which the multiply's registers evict) for a long value.
+	for len(b) > 32 {
+		vh = mum(vh^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
+		vh = mum(vh^binary.LittleEndian.Uint64(b[16:]), hashMul2^binary.LittleEndian.Uint64(b[24:]))
+		b = b[32:]
+	}
+	if len(b) > 16 {
 		vh = mum(vh^binary.LittleEndian.Uint64(b), hashMul2^binary.LittleEndian.Uint64(b[8:]))
 		b = b[16:]
 	}
@@ -121,7 +135,7 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	}
 	h.n, h.f = mix(n, vh)
 	first := t.first
-	if !t.indexed || len(x.slots) == 0 || first >= t.inserted {
+	if len(x.slots) == 0 || first >= t.inserted {
 		return h, vh, 0, false, 0, false
 	}
 	lo, hi = max(lo, first), min(hi, t.inserted)
@@ -179,9 +193,10 @@ func (t *Table) HashedSince(h *Hash, since, hi uint64) bool {
 	if hi-since > maxRecheck {
 		return true
 	}
-	mask := t.mask()
+	// Masked, an index is in bounds (see LookupExact): no checks.
+	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(t.index.slots))
 	for a := since; a < hi; a++ {
-		if t.index.slots[a&mask].hf == h.f {
+		if (*slot)(unsafe.Add(s, uintptr(a&mask)*unsafe.Sizeof(slot{}))).hf == h.f {
 			return true
 		}
 	}

@@ -78,7 +78,7 @@ func mix(n, v uint64) (hn, hf uint32) {
 // needs Init with indexed true. HPACK passes 0, Inserted(); a QPACK encoder
 // narrows the range to entries it may reference (not draining, acknowledged).
 func (t *Table) Lookup(name, value string, lo, hi uint64) (abs uint64, exact, found bool) {
-	if !t.indexed || len(t.index.slots) == 0 || max(lo, t.first) >= min(hi, t.inserted) {
+	if len(t.index.slots) == 0 || max(lo, t.first) >= min(hi, t.inserted) {
 		return 0, false, false
 	}
 	return t.LookupHashed(t.Hash(name, value), name, value, lo, hi)
@@ -138,7 +138,7 @@ func (t *Table) LookupHashed(h Hash, name, value string, lo, hi uint64) (abs uin
 	x := &t.index
 	lo = max(lo, t.first)
 	hi = min(hi, t.inserted)
-	if !t.indexed || len(x.slots) == 0 || lo >= hi {
+	if len(x.slots) == 0 || lo >= hi {
 		return 0, false, false
 	}
 	mask, s := t.mask(), unsafe.Pointer(unsafe.SliceData(x.slots))

@@ -36,7 +36,7 @@ type Table struct {
 	scratch []byte
 
 	indexed bool
-	index   index
+	index   index // no slots unless indexed: the lookups test len(slots) alone
 }
 
 // Entry locates one entry's bytes: name at arena[off:], value right after.

@@ -2,13 +2,8 @@
 
 package wire
 
-import "unsafe"
-
-// Equal reports whether a and b, of the same length, hold the same bytes,
-// answering at once when they share their address.
-func Equal(a, b string) bool {
-	return unsafe.StringData(a) == unsafe.StringData(b) || a == b
-}
+// Equal reports whether a and b, of the same length, hold the same bytes.
+func Equal(a, b string) bool { return a == b }
 
 // EqualShort is Equal for strings shorter than 8 bytes (of the same
 // length).

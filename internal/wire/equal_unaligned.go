@@ -5,24 +5,22 @@ package wire
 import "unsafe"
 
 // Equal reports whether a and b, of the same length, hold the same bytes.
-// It answers at once when they share their address, and compares a string
-// of 8 to 64 bytes (most field values) a word at a time, the last word
-// overlapping the one before: these architectures load words at any
-// address. It is small enough to inline, so the encoders' memo checks,
-// which compare a caller's string with a remembered copy on every field,
-// need no call to the runtime's memequal, which would make the caller's
-// loop spill and reload its registers.
+// It compares a string of 8 to 64 bytes (most field values) a word at a
+// time, the last word overlapping the one before: these architectures
+// load words at any address. It is small enough to inline, so the
+// encoders' memo checks, which compare a caller's string with a
+// remembered copy on every field, need no call to the runtime's memequal,
+// which would make the caller's loop spill and reload its registers. (No
+// test of a shared address: a copy in a table never shares the caller's.)
 func Equal(a, b string) bool {
 	n := uintptr(len(a))
 	p, q := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.StringData(b))
-	if p == q {
-		return true
-	}
 	if n-8 > 64-8 { // n < 8 (wraps around) or n > 64
 		return a == b
 	}
-	d := *(*uint64)(unsafe.Add(p, n-8)) ^ *(*uint64)(unsafe.Add(q, n-8))
-	for i := uintptr(0); i+8 < n; i += 8 {
+	n -= 8 // the last word's offset
+	d := *(*uint64)(unsafe.Add(p, n)) ^ *(*uint64)(unsafe.Add(q, n))
+	for i := uintptr(0); i < n; i += 8 {
 		d |= *(*uint64)(unsafe.Add(p, i)) ^ *(*uint64)(unsafe.Add(q, i))
 	}
 	return d == 0
