@@ -204,11 +204,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.planContentLength(e.pl.push(), f, 0, false, value)
 			continue
 		}
-		pf := e.collect(name, value, f, sx, sn)
-		if p.early && pf.kind == repPending {
-			e.preInsert(pf)
-		}
-		if pf.kind == repPending {
+		if pf := e.collect(name, value, f, sx, sn); pf.kind == repPending {
 			e.blocked = append(e.blocked, uint64(len(p.fields)-1)) // (not a local: fewer spills)
 		}
 	}
@@ -348,8 +344,8 @@ func (e *Encoder) keep(b []byte) string {
 }
 
 // collect adds a field to the plan, settling what needs no table: static
-// exact matches (sx and sn are static.LookupQPACK's). It returns the
-// planned field, valid until the next one is added.
+// exact matches (sx and sn are static.LookupQPACK's); in an early first pass,
+// preInsert the rest. It returns the line, valid until the next one is added.
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pf := e.pl.push()
 	pf.memo, pf.nlen, pf.vlen = 0, int32(len(name)), int32(len(value))
@@ -369,6 +365,9 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 	// Field by field: a literal's stack copy stalls on store forwarding.
 	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
 	pf.kind = repPending // ref, h and the lengths: set before read, by the passes
+	if e.pl.early {
+		e.preInsert(pf) // (here, not in Plan: a return and a call fewer)
+	}
 	return pf
 }
 
