@@ -178,7 +178,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			// and a static line (of a name never indexed but by the field's flag,
 			// see collect) are checked here, inline: a call each cost more. The
 			// field is read again after a miss: not kept (spilled) across the call.
-			if m := (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*lineSize)); m.memo != 0 && m.nlen^int32(len(name))|m.vlen^int32(len(value)) == 0 {
+			if m := (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*lineSize)); m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
 				if m.kind == repStatic && f&fastpath.NeverIndex == 0 {
 					if sn, sv := static.QPACKStrings(m.ref); (len(sn) < 8 && wire.EqualShort(sn, name) || len(sn) >= 8 && wire.EqualLoop(sn, name)) &&
 						(len(sv) < 8 && wire.EqualShort(sv, value) || len(sv) >= 8 && wire.EqualLoop(sv, value)) {
