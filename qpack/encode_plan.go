@@ -178,7 +178,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			// and a static line (of a name never indexed but by the field's flag,
 			// see collect) are checked here, inline: a call each cost more. The
 			// field is read again after a miss: not kept (spilled) across the call.
-			if m := &p.fields[:n+1][n]; m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
+			if m := (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*lineSize)); m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
 				if m.kind == repStatic && f&fastpath.NeverIndex == 0 {
 					if sn, sv := static.QPACKStrings(m.ref); (len(sn) < 8 && wire.EqualShort(sn, name) || len(sn) >= 8 && wire.EqualLoop(sn, name)) &&
 						(len(sv) < 8 && wire.EqualShort(sv, value) || len(sv) >= 8 && wire.EqualLoop(sv, value)) {
@@ -204,11 +204,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			e.planContentLength(e.pl.push(), f, 0, false, value)
 			continue
 		}
-		pf := e.collect(name, value, f, sx, sn)
-		if p.early && pf.kind == repPending {
-			e.preInsert(pf)
-		}
-		if pf.kind == repPending {
+		if pf := e.collect(name, value, f, sx, sn); pf.kind == repPending {
 			e.blocked = append(e.blocked, uint64(len(p.fields)-1)) // (not a local: fewer spills)
 		}
 	}
@@ -306,8 +302,12 @@ func (p *sectionPlan) push() *planField {
 	n := len(p.fields)
 	p.fields = p.fields[:n+1] // (the length alone: no write barrier)
 	// A plain pointer: indexed (base+i*72), each byte store computed its own address.
-	return (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*unsafe.Sizeof(planField{})))
+	return (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*lineSize))
 }
+
+// lineSize is a variable: a constant 72 made a line's address a scaled index
+// (base+9n*8), that a load or store under 8 bytes cannot take: each computed it.
+var lineSize = unsafe.Sizeof(planField{})
 
 // planContentLength plans content-length, held raw (n) or as a string, into
 // pf, field by field (a struct built on the stack and copied stalls on store
@@ -344,8 +344,8 @@ func (e *Encoder) keep(b []byte) string {
 }
 
 // collect adds a field to the plan, settling what needs no table: static
-// exact matches (sx and sn are static.LookupQPACK's). It returns the
-// planned field, valid until the next one is added.
+// exact matches (sx and sn are static.LookupQPACK's); in an early first pass,
+// preInsert the rest. It returns the line, valid until the next one is added.
 func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *planField {
 	pf := e.pl.push()
 	pf.memo, pf.nlen, pf.vlen = 0, int32(len(name)), int32(len(value))
@@ -365,6 +365,9 @@ func (e *Encoder) collect(name, value string, f fastpath.Flags, sx, sn int) *pla
 	// Field by field: a literal's stack copy stalls on store forwarding.
 	pf.name, pf.value, pf.pol, pf.fl, pf.sn, pf.slot, pf.never = name, value, uint8(pol), uint8(f&policyFlags), int8(sn), -1, pol == fastpath.NeverIndex
 	pf.kind = repPending // ref, h and the lengths: set before read, by the passes
+	if e.pl.early {
+		e.preInsert(pf) // (here, not in Plan: a return and a call fewer)
+	}
 	return pf
 }
 
@@ -398,6 +401,9 @@ func (e *Encoder) preInsert(pf *planField) {
 	}
 	pf.slot = int8(e.hist.sawName(nameHash(pf.name, pf.sn))) // (a never-indexed name is not static)
 	if !pf.never && e.insertField(pf, newest, held, vh) {
+		if pf.kind == repPending { // inserted or duplicated: the newest entry (see choose)
+			pf.ref, pf.memo = e.tbl.Inserted()-1, 1
+		}
 		return
 	}
 	if pf.sn < 0 && e.hist.names[pf.slot&(nameSlots-1)].seen >= 2 { // (slot: sawName's)
@@ -426,15 +432,16 @@ func (e *Encoder) choose(pf *planField) {
 			}
 		default:
 			// preInsert's lookup missed below the entries inserted since:
-			// only those can hold the field now.
+			// only those can hold the field now (entry ref if memo: see preInsert).
 			if p.canBlock && hi > p.start {
-				if abs, ok := e.tbl.LookupExact(pf.h, name, value, max(p.drainLo, p.start), hi); ok {
+				if abs, ok := e.tbl.LookupAfter(&pf.h, name, value, pf.ref, pf.memo != 0, max(p.drainLo, p.start), hi); ok {
 					e.reference(abs)
 					pf.kind, pf.ref, pf.memo = repDynamic, abs, memoSpan(abs, min(hi, e.tbl.Inserted())) // remembered, as preInsert's
 					pf.noStrings()
 					return
 				}
 			}
+			pf.memo = 0    // a literal: not remembered
 			if pf.sn < 0 { // a static name goes first
 				nameAbs, nameFound = e.tbl.LookupName(pf.h, name, p.drainLo, hi)
 			}
@@ -490,9 +497,7 @@ func (e *Encoder) refLimit() uint64 {
 
 // reference records that the section references entry abs.
 func (e *Encoder) reference(abs uint64) {
-	p := &e.pl
-	p.minRef = min(p.minRef, abs)
-	p.maxRef = max(p.maxRef, abs)
+	e.pl.minRef, e.pl.maxRef = min(e.pl.minRef, abs), max(e.pl.maxRef, abs)
 	e.hist.referenced(abs) // (both inline)
 }
 

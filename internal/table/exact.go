@@ -167,6 +167,20 @@ func (t *Table) LookupExactAllID(id int, name, value string, lo, hi uint64) (h H
 	return h, vh, 0, false, newest, held
 }
 
+// LookupAfter is LookupExact(*h, name, value, lo, hi) over a few entries
+// (the newest), for an encoder that, if inserted, made entry at from the
+// field and h: then that entry is the answer unless below lo or a newer one
+// has h's hash. Either way an entry is compared only where a hash matches.
+func (t *Table) LookupAfter(h *Hash, name, value string, at uint64, inserted bool, lo, hi uint64) (abs uint64, ok bool) {
+	if inserted && at >= lo && t.Recall(at, hi) != nil && !t.HashedSince(h, at+1, hi) {
+		return at, true
+	}
+	if !t.HashedSince(h, lo, hi) {
+		return 0, false
+	}
+	return t.LookupExact(*h, name, value, lo, hi)
+}
+
 // maxRecheck bounds the entries Recall scans.
 const maxRecheck = 16
 
