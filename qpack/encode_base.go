@@ -13,8 +13,7 @@ func (e *Encoder) finishPlan() {
 	p := &e.pl
 	p.ric, p.base = 0, 0
 	if p.minRef != ^uint64(0) { // a reference
-		p.ric = p.maxRef + 1
-		p.base = p.ric
+		p.ric, p.base = p.maxRef+1, p.maxRef+1
 		// With the Base at the Required Insert Count, a byte per reference
 		// and for the Base unless one is 63 below it or more (a name's, 15):
 		// then nothing is shorter, and no list of references is needed.
@@ -48,6 +47,22 @@ const maxBaseCandidates = 16
 func (e *Encoder) chooseBase() uint64 {
 	p := &e.pl
 	fs, ric := p.fields, p.ric
+	// The usual, told by the plan's bounds: x 1 (see baseRange), a name's: the first candidate
+	// in [top, last], with no list, one branch a line (r 1: a reference below ric; by kind, mispredicted).
+	if p.maxRef-p.minRef < 63 && p.maxRef-min(p.name2, p.maxRef) < 15 {
+		top, last := max(p.maxRef-14, max(p.maxName, 6)-6), p.minName+15
+		if top <= last && p.start-top <= last-top {
+			return p.start
+		}
+		for i, tried := 0, uint64(0); top <= last && i < len(fs) && tried < maxBaseCandidates; i++ {
+			b, r := fs[i].ref+1, (uint64((fs[i].kind-repDynamic)&^2)-1)>>63&((fs[i].ref+1-ric)>>63)
+			if (b-top)|(r-1) <= last-top {
+				return b
+			}
+			tried += r
+		}
+		return ric
+	}
 	// The references in field order, each entry<<1, | 1 for a name's.
 	refs, n := slices.Grow(e.blocked[:0], len(fs))[:len(fs)], 0
 	for i := range fs {
@@ -55,24 +70,20 @@ func (e *Encoder) chooseBase() uint64 {
 		refs[n] = fs[i].ref<<1 | uint64(d)/2
 		n += int((uint64(d&^2) - 1) >> 63)
 	}
-	refs = refs[:n]
-	e.blocked = refs
+	refs, e.blocked = refs[:n], refs[:n]
 	// Bases out of [first, last] are no shorter than ric (see baseRange).
 	x, first, last, win := 0, uint64(0), ^uint64(0), ric-p.minRef <= baseWindow
 	if win {
 		x, first, last = baseRange(ric, refs)
 	}
-	bestLen := 1 + n + x // with the Base at ric (baseLen 1)
+	best, bestLen := ric, 1+n+x // with the Base at ric (baseLen 1)
 	for i := 0; !win && i < n; i++ {
 		bestLen += relLen(ric-1-refs[i]>>1, 63>>(2*(refs[i]&1))) - 1
 	}
-	best := ric
 	// Only a length below bestLen matters: refsLenUnder stops at it.
 	lenAt := func(b uint64) int {
 		if b < first || b > last {
 			return bestLen
-		} else if x == 1 { // no reference out of its range
-			return baseLen(ric, b) + n
 		}
 		return refsLenUnder(ric, b, refs, bestLen)
 	}
@@ -105,21 +116,15 @@ const baseWindow = 134 // 7 + 128 - 1: two bytes at most for any prefix
 // needs fewer than x references out of their range, so it is at most the
 // largest upper end below ric and, for x up to 4, at least the x-th lower end.
 func baseRange(ric uint64, refs []uint64) (x int, first, last uint64) {
-	top := int64(0) // the largest lower end: the answer for the usual x 1
 	for _, r := range refs {
-		top = max(top, int64(r>>1+(r&1)*8)-14) // (no shift by a variable)
-		if h := r>>1 + 63 - (r&1)*48; h < ric {
+		if h := r>>1 + 63 - (r&1)*48; h < ric { // (no shift by a variable)
 			x, last = x+1, max(last, h)
 		}
 	}
-	if x == 1 {
-		return x, uint64(top), last
-	}
-	var lo [4]int64 // the x largest lower ends, in decreasing order
+	lo, floor := [4]int64{}, int64(0) // the x largest lower ends, in decreasing order; lo[x-1]
 	if x == 0 || x > len(lo) {
 		return x, 0, last
 	}
-	floor := int64(0) // lo[x-1]
 	for _, r := range refs {
 		if l := int64(r>>1+(r&1)*8) - 14; l > floor {
 			for j := range lo[:x] {

@@ -82,6 +82,8 @@ type sectionPlan struct {
 	minRef   uint64 // smallest absolute index referenced (max uint64 when none)
 	maxRef   uint64 // largest absolute index referenced, when minRef is not
 	minName  uint64 // smallest absolute index referenced by a name (max uint64 when none)
+	name2    uint64 // the second smallest, of another line (max uint64 when none)
+	maxName  uint64 // the largest (0 when none)
 	canBlock bool   // may reference entries not known to be received
 	early    bool   // the first pass runs as the fields are read
 	dynamic  bool   // may use the dynamic table at all
@@ -130,8 +132,8 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 	}
 	p := &e.pl
 	p.start = e.tbl.Inserted()
-	p.minRef, p.minName = ^uint64(0), ^uint64(0)
-	p.maxRef = 0
+	p.minRef, p.minName, p.name2 = ^uint64(0), ^uint64(0), ^uint64(0)
+	p.maxRef, p.maxName = 0, 0
 	p.dynamic = e.capacity > 0 && e.err == nil && len(e.out) < e.maxOut
 	p.canBlock = false
 	p.floor = 0
@@ -453,7 +455,7 @@ func (e *Encoder) choose(pf *planField) {
 		pf.kind, pf.ref = repLitStatic, uint64(pf.sn)
 	case nameFound:
 		e.reference(nameAbs)
-		p.minName = min(p.minName, nameAbs)
+		p.minName, p.name2, p.maxName = min(p.minName, nameAbs), min(p.name2, max(p.minName, nameAbs)), max(p.maxName, nameAbs)
 		pf.kind, pf.ref = repLitDynamic, nameAbs
 	default:
 		pf.kind = repLitName
