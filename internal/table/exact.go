@@ -24,14 +24,8 @@ func (t *Table) LookupExact(h Hash, name, value string, lo, hi uint64) (abs uint
 	const size = unsafe.Sizeof(slot{})
 	for a := t.bucket((*slot)(unsafe.Add(s, uintptr(uint64(h.f)&mask)*size)).headF); a > lo; {
 		l := (*slot)(unsafe.Add(s, uintptr((a-1)&mask)*size))
-		if a <= hi && l.hf == h.f {
-			// Holds, written out for a live entry (see LookupExactAllID).
-			n, v := t.Strings(t.ent(a - 1))
-			if len(n) == len(name) && len(v) == len(value) &&
-				(len(n) < 8 && wire.EqualShort(n, name) || len(n) >= 8 && wire.EqualLoop(n, name)) &&
-				(len(v) < 8 && wire.EqualShort(v, value) || len(v) >= 8 && wire.Equal(v, value)) {
-				return a - 1, true
-			}
+		if a <= hi && l.hf == h.f && t.Holds(a-1, name, value) {
+			return a - 1, true
 		}
 		if uint64(l.nextF)-1 >= a-1 { // 0, or past the first insert
 			break
