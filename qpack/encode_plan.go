@@ -180,7 +180,7 @@ func (e *Encoder) Plan(streamID uint64, fields fastpath.Enumerator) int {
 			// and a static line (of a name never indexed but by the field's flag,
 			// see collect) are checked here, inline: a call each cost more. The
 			// field is read again after a miss: not kept (spilled) across the call.
-			if m := (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*lineSize)); m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
+			if m := lineAt(p.fields, n); m.memo != 0 && m.nlen == int32(len(name)) && m.vlen == int32(len(value)) {
 				if m.kind == repStatic && f&fastpath.NeverIndex == 0 {
 					if sn, sv := static.QPACKStrings(m.ref); (len(sn) < 8 && wire.EqualShort(sn, name) || len(sn) >= 8 && wire.EqualLoop(sn, name)) &&
 						(len(sv) < 8 && wire.EqualShort(sv, value) || len(sv) >= 8 && wire.EqualLoop(sv, value)) {
@@ -303,13 +303,16 @@ func (p *sectionPlan) push() *planField {
 	}
 	n := len(p.fields)
 	p.fields = p.fields[:n+1] // (the length alone: no write barrier)
-	// A plain pointer: indexed (base+i*72), each byte store computed its own address.
-	return (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.fields)), uintptr(n)*lineSize))
+	return lineAt(p.fields, n)
 }
 
-// lineSize is a variable: a constant 72 made a line's address a scaled index
-// (base+9n*8), that a load or store under 8 bytes cannot take: each computed it.
-var lineSize = unsafe.Sizeof(planField{})
+// lineAt returns line i of fs (i < cap(fs), unchecked). The size is a variable: with
+// the constant 72, each load or store under 8 bytes computed its address (base+9i*8).
+func lineAt(fs []planField, i int) *planField {
+	return (*planField)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(fs)), uintptr(i)*lineSize))
+}
+
+var lineSize = unsafe.Sizeof(planField{}) // (see lineAt)
 
 // planContentLength plans content-length, held raw (n) or as a string, into
 // pf, field by field (a struct built on the stack and copied stalls on store

@@ -91,8 +91,7 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		dst = append(slices.Grow(dst, e.Remaining()), e.pend[e.pendAt:]...)
 		e.pendAt = len(e.pend)
 	}
-	fs, base := p.fields[p.next:], p.base
-	fp := unsafe.Pointer(unsafe.SliceData(fs)) // (the run has no bounds checks: i < len(fs), and the room)
+	fs, base := p.fields[p.next:], p.base // (the run has no bounds checks: i < len(fs), and the room)
 	for i := 0; i < len(fs); i++ {
 		if cap(dst)-len(dst) < len(fs)-i {
 			dst = slices.Grow(dst, len(fs)-i) // room for a run of one-byte indexed lines: no call in it
@@ -100,7 +99,7 @@ func (e *Encoder) AppendPlanned(dst []byte) []byte {
 		out, k := unsafe.Pointer(unsafe.SliceData(dst)), len(dst)
 	run:
 		for ; i < len(fs); i++ {
-			f, b := (*planField)(unsafe.Add(fp, uintptr(i)*unsafe.Sizeof(planField{}))), byte(0)
+			f, b := lineAt(fs, i), byte(0)
 			switch {
 			case f.kind == repDynamic && base-1-f.ref < 63: // (f.ref >= base wraps past it)
 				b = 0x80 | byte(base-1-f.ref)
