@@ -193,13 +193,14 @@ func (e *Encoder) emitInsert(h table.Hash, name, value string, sn int, slot int3
 	if found {
 		// The literal's length, sized only when there is a choice and its
 		// least (a length byte, 5 bits a byte) is not above the reference's.
-		best := 1 + (len(name)*5+7)>>3
+		rel := ins - 1 - abs
+		refLen, best := wire.IntLen(6, rel), 1+(len(name)*5+7)>>3
 		if sn >= 0 {
 			best = wire.IntLen(6, uint64(sn))
-		} else if wire.IntLen(6, ins-1-abs) >= best {
+		} else if refLen >= best {
 			best = wire.StringLen(5, name, e.huff)
 		}
-		if rel := ins - 1 - abs; wire.IntLen(6, rel) < best {
+		if refLen < best {
 			kind, idx = 2, rel
 		}
 	}
