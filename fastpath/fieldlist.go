@@ -36,9 +36,7 @@ type listField struct {
 }
 
 // Add appends a field with flags f.
-func (l *FieldList) Add(name, value string, f Flags) {
-	l.push(name, value, f, -1)
-}
+func (l *FieldList) Add(name, value string, f Flags) { l.push(name, value, f, -1) }
 
 // AddID appends a field whose name is the static-table name id, carrying id
 // in its flags. id must be a valid FieldID other than NoField (see

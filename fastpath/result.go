@@ -21,12 +21,16 @@ const (
 	// NoSection: Continue was called with no section in progress (none
 	// begun, or the last one done); nothing was written.
 	NoSection
+	// ListChanged: hpack's Continue found the section's FieldList reset or
+	// moved since the last piece (its fields are read as pieces go out);
+	// nothing was written and the section cannot be finished.
+	ListChanged
 )
 
 // String returns the constant's name.
 func (r Result) String() string {
-	if r <= NoSection {
-		return [...]string{"Done", "MoreFields", "BufferTooSmall", "NoSection"}[r]
+	if r <= ListChanged {
+		return [...]string{"Done", "MoreFields", "BufferTooSmall", "NoSection", "ListChanged"}[r]
 	}
 	return "Result(?)"
 }

@@ -73,7 +73,9 @@ func configSize(n int) int {
 // ever dropped, whatever the frame size. Begin and AppendSection encode
 // fields from the first: a *fastpath.FieldList is rewound, so the same
 // list encodes the same fields however often it is passed; another
-// Enumerator is read from where it stands.
+// Enumerator is read from where it stands. Between pieces the fields must
+// stay as they are: Continue finds a FieldList reset or moved since the
+// last piece and returns fastpath.ListChanged.
 //
 // Names are sent in lowercase (HTTP/2 requires it), lowercased on the way
 // when they are not, unless Config.NamesAsGiven says to send them as they
@@ -114,6 +116,7 @@ type Encoder struct {
 	have    bool // the enumerator's current field is not written yet
 	end     bool // the enumerator is exhausted
 	inited  bool
+	at      int // a FieldList's position after the last piece
 
 	// fields is the section Begin started, until it is done; pend holds
 	// the bytes of a field split across pieces that are still to go out,
@@ -185,11 +188,14 @@ func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res fast
 
 // Continue writes the next piece of the section Begin started into
 // dst[:len(dst)], as Begin does (a CONTINUATION frame's payload). With no
-// section in progress it writes nothing and returns fastpath.NoSection.
+// section in progress it writes nothing and returns fastpath.NoSection;
+// with its FieldList reset or moved, fastpath.ListChanged.
 func (e *Encoder) Continue(dst []byte) (n int, res fastpath.Result) {
 	e.init()
 	if e.fields == nil {
 		return 0, fastpath.NoSection
+	} else if l, ok := e.fields.(*fastpath.FieldList); ok && l.Pos() != e.at {
+		return 0, fastpath.ListChanged
 	}
 	return e.piece(dst)
 }
@@ -203,7 +209,7 @@ func (e *Encoder) start(fields fastpath.Enumerator) {
 	if l, ok := fields.(*fastpath.FieldList); ok {
 		l.Rewind()
 	}
-	e.started, e.have, e.end = false, false, false
+	e.started, e.have, e.end, e.at = false, false, false, -1
 	e.fields = fields
 	e.pend, e.pendAt = e.pend[:0], 0
 }
@@ -335,11 +341,11 @@ func (e *Encoder) list(buf []byte, grow bool, l *fastpath.FieldList) ([]byte, bo
 		}
 		if !ok {
 			l.Seek(i)
-			e.have = true
+			e.have, e.at = true, i
 			return buf, false
 		}
 	}
 	l.Seek(l.Len())
-	e.have, e.end = false, true
+	e.have, e.end, e.at = false, true, l.Len()
 	return buf, true
 }

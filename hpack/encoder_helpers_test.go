@@ -95,6 +95,12 @@ func str(name, value string) tfield { return tfield{name, value, 0, -1} }
 // decimal strings and the same flags (the string path).
 func fastList(fs []tfield) *fastpath.FieldList {
 	l := new(fastpath.FieldList)
+	fillList(l, fs)
+	return l
+}
+
+// fillList adds fs to l.
+func fillList(l *fastpath.FieldList, fs []tfield) {
 	for _, f := range fs {
 		if f.Raw >= 0 {
 			l.AddContentLength(f.Raw)
@@ -102,7 +108,6 @@ func fastList(fs []tfield) *fastpath.FieldList {
 			l.Add(f.Name, f.Value, f.Flags)
 		}
 	}
-	return l
 }
 
 // xdecode decodes one block with x/net's decoder, whose table size is

@@ -176,6 +176,45 @@ func TestEncoderMisuse(t *testing.T) {
 			p.receive("1-byte frames", pieces(t, e, fastList(small), 1), small)
 			p.receive("appended", [][]byte{e.AppendSection(nil, fastList(fs))}, fs)
 		}},
+		{"the list reset, moved or refilled between pieces", func(t *testing.T, e *Encoder, p *misusePeer) {
+			other := []tfield{str("x-new", "entry"), str(":path", "/other")}
+			for i, change := range []func(l *fastpath.FieldList){
+				func(l *fastpath.FieldList) { l.Reset(); fillList(l, other) },
+				func(l *fastpath.FieldList) { l.Rewind() },
+				func(l *fastpath.FieldList) { l.Seek(l.Len()) },
+				func(l *fastpath.FieldList) { l.Next() },
+			} {
+				l := fastList(request)
+				buf := make([]byte, 4) // more than one piece, with the table warm
+				if _, res := e.Begin(buf, l); res != fastpath.MoreFields {
+					t.Fatalf("change %d: Begin: %v", i, res)
+				}
+				change(l)
+				for range 2 { // the section stays unfinished, Continue after Continue
+					if n, res := e.Continue(buf); n != 0 || res != fastpath.ListChanged {
+						t.Fatalf("change %d: Continue: %d %v", i, n, res)
+					}
+				}
+				// The abandoned piece went to no peer: the next section
+				// decodes, and the one after it, against tables emptied.
+				p.receive("after", pieces(t, e, fastList(other), 16), other)
+				p.receive("and the request", pieces(t, e, fastList(request), 16), request)
+			}
+			// Fields added after the position are read as pieces go out.
+			l := fastList(request[:3])
+			buf := make([]byte, 1)
+			n, res := e.Begin(buf, l)
+			if res != fastpath.MoreFields {
+				t.Fatalf("Begin, 1 byte: %v", res)
+			}
+			fillList(l, request[3:])
+			out := [][]byte{append([]byte(nil), buf[:n]...)}
+			for res == fastpath.MoreFields {
+				n, res = e.Continue(buf)
+				out = append(out, append([]byte(nil), buf[:n]...))
+			}
+			p.receive("added to", out, request)
+		}},
 		{"a section abandoned", func(t *testing.T, e *Encoder, p *misusePeer) {
 			p.receive("first", pieces(t, e, fastList(request), 64), request)
 			// A piece written, never sent, then another section: the

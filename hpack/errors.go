@@ -53,9 +53,8 @@ type Error struct {
 	Err    error
 }
 
-func (e *Error) Error() string {
-	return fmt.Sprintf("hpack: %v at offset %d", e.Err, e.Offset)
-}
+// Error returns "hpack: " with the cause and the offset.
+func (e *Error) Error() string { return fmt.Sprintf("hpack: %v at offset %d", e.Err, e.Offset) }
 
 // Unwrap returns the cause, so errors.Is(err, fastpath.ErrInvalidIndex) works.
 func (e *Error) Unwrap() error { return e.Err }

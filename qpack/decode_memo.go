@@ -51,9 +51,7 @@ type decEntry struct {
 }
 
 // newDecMemo returns an empty memo.
-func newDecMemo() *decMemo {
-	return &decMemo{arena: make([]byte, decMemoHead, 512)}
-}
+func newDecMemo() *decMemo { return &decMemo{arena: make([]byte, decMemoHead, 512)} }
 
 // coded and out return en's coded and decoded bytes, capacity trimmed.
 func (m *decMemo) coded(en *decEntry) []byte { return m.arena[en.off : en.off+en.n : en.off+en.n] }

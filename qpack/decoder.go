@@ -167,9 +167,7 @@ func (d *Decoder) TableSize() (size, capacity int) { return d.tbl.Size(), d.tbl.
 // TableEntry returns the dynamic table entry with absolute index abs, if it
 // is still in the table. The slices are valid until the next call that
 // changes the table (ReadEncoderStream).
-func (d *Decoder) TableEntry(abs uint64) (name, value []byte, ok bool) {
-	return d.tbl.Abs(abs)
-}
+func (d *Decoder) TableEntry(abs uint64) (name, value []byte, ok bool) { return d.tbl.Abs(abs) }
 
 // fail records a connection error and returns it; every later call returns
 // fastpath.ErrClosed.

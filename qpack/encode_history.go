@@ -129,9 +129,7 @@ func (h *fieldHistory) sawName(x uint64) int32 {
 }
 
 // metaAt returns the record of live entry abs.
-func (h *fieldHistory) metaAt(abs uint64) *entryMeta {
-	return &h.meta[abs&uint64(len(h.meta)-1)]
-}
+func (h *fieldHistory) metaAt(abs uint64) *entryMeta { return &h.meta[abs&uint64(len(h.meta)-1)] }
 
 // grow makes room for records of the live entries [first, next] (next is
 // about to be inserted): the ring follows the table's entry count, not its

@@ -226,9 +226,7 @@ func (e *Encoder) TableSize() (size, capacity int) { return e.tbl.Size(), e.capa
 
 // TableEntry returns the dynamic table entry with absolute index abs, if it
 // is still in the table. The slices are valid until the next Plan.
-func (e *Encoder) TableEntry(abs uint64) (name, value []byte, ok bool) {
-	return e.tbl.Abs(abs)
-}
+func (e *Encoder) TableEntry(abs uint64) (name, value []byte, ok bool) { return e.tbl.Abs(abs) }
 
 // Outstanding returns the number of sections with dynamic references that
 // the decoder has neither acknowledged nor cancelled.

@@ -177,6 +177,34 @@ func TestEncoderMisuse(t *testing.T) {
 			c.receive("1-byte buffers", 4, muPieces(t, c.e, 4, muList(small), 1), small)
 			c.receive("appended", 8, c.e.AppendSection(8, nil, muList(fs)), fs)
 		}},
+		{"the list reset, moved or refilled between pieces", func(t *testing.T, c *misuseConn) {
+			// Begin plans the whole section: the pieces that follow write
+			// the fields as they were, whatever became of the list.
+			other := []etField{{Name: "x-new", Value: "entry"}, {Name: ":path", Value: "/other"}}
+			for i, change := range []func(l *fastpath.FieldList){
+				func(l *fastpath.FieldList) {
+					l.Reset()
+					l.Add(other[0].Name, other[0].Value, 0)
+					l.Add(other[1].Name, other[1].Value, 0)
+				},
+				func(l *fastpath.FieldList) { l.Rewind() },
+				func(l *fastpath.FieldList) { l.Seek(1) },
+			} {
+				l := muList(request)
+				buf := make([]byte, 6)
+				n, res := c.e.Begin(uint64(4*i), buf, l)
+				if res != fastpath.MoreFields {
+					t.Fatalf("change %d: Begin: %v", i, res)
+				}
+				change(l)
+				out := append([]byte(nil), buf[:n]...)
+				for res == fastpath.MoreFields {
+					n, res = c.e.Continue(buf)
+					out = append(out, buf[:n]...)
+				}
+				c.receive(fmt.Sprint("change ", i), uint64(4*i), out, request)
+			}
+		}},
 		{"a section abandoned", func(t *testing.T, c *misuseConn) {
 			c.receive("first", 0, muPieces(t, c.e, 0, muList(request), 64), request)
 			other := []etField{{Name: "x-new", Value: "entry"}, {Name: "x-another", Value: "one"}, {Name: ":path", Value: "/other"}}
@@ -201,7 +229,11 @@ func TestEncoderMisuse(t *testing.T) {
 				continue // only a static-only encoder has a zero value
 			}
 			for _, c := range cases {
-				t.Run(fmt.Sprintf("capacity %d/%s", cfg.TableCapacity, c.name), func(t *testing.T) {
+				name := fmt.Sprintf("capacity %d blocked %d %v", cfg.TableCapacity, cfg.MaxBlockedStreams, cfg.Indexing)
+				if zero {
+					name = "zero value"
+				}
+				t.Run(name+"/"+c.name, func(t *testing.T) {
 					var e Encoder
 					if !zero {
 						e.Init(cfg)

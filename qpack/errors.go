@@ -77,6 +77,7 @@ type Error struct {
 	Err      error
 }
 
+// Error returns "qpack: " with the code, the cause, the stream and the offset.
 func (e *Error) Error() string {
 	return fmt.Sprintf("qpack: %v: %v (stream %d, offset %d)", e.Code, e.Err, e.StreamID, e.Offset)
 }
