@@ -393,6 +393,40 @@ func TestResponseFraming(t *testing.T) {
 	}
 }
 
+// A response field larger than a frame (/echo sends the request's 40 KiB
+// field back) is split across HEADERS and CONTINUATION frames, none over
+// the 16,384 bytes the client allows, and decodes whole; the connection's
+// tables stay in step for the next response.
+func TestFieldLargerThanFrame(t *testing.T) {
+	big := strings.Repeat("k=v; 0123456789/ABCDEFGHIJ+", 40<<10/27) // about 40 KiB
+	for _, codec := range codecs {
+		t.Run(codec.String(), func(t *testing.T) {
+			_, addr := startServer(t, codec)
+			rc := dialRaw(t, addr, http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 20})
+			r := rc.response(rc.get("/echo", "x-big", big), -1)
+			if r.get(":status") != "200" || r.get("echo-x-big") != big {
+				t.Fatalf("status %q, echo-x-big of %d bytes, want %d", r.get(":status"), len(r.get("echo-x-big")), len(big))
+			}
+			var conts int
+			for i, fh := range r.frames {
+				if fh.Type != http2.FrameData && fh.Length > 16384 {
+					t.Fatalf("frame %d: %d bytes", i, fh.Length)
+				}
+				if fh.Type == http2.FrameContinuation {
+					conts++
+				}
+			}
+			if conts == 0 {
+				t.Fatalf("frames %v: the field went out in one frame", r.frames)
+			}
+			r = rc.response(rc.get("/echo", "x-small", "v"), -1)
+			if r.get(":status") != "200" || r.get("echo-x-small") != "v" {
+				t.Fatalf("next response: status %q, echo-x-small %q", r.get(":status"), r.get("echo-x-small"))
+			}
+		})
+	}
+}
+
 // The table size update must come first in the first section after the
 // peer lowers SETTINGS_HEADER_TABLE_SIZE.
 func TestTableSizeUpdateOnTheWire(t *testing.T) {
