@@ -21,8 +21,8 @@ const (
 	// NoSection: Continue was called with no section in progress (none
 	// begun, or the last one done); nothing was written.
 	NoSection
-	// ListChanged: hpack's Continue found the section's FieldList reset or
-	// moved since the last piece (its fields are read as pieces go out);
+	// ListChanged: hpack's Continue found the section's FieldList reset,
+	// moved or added to since Begin (it reads fields as pieces go out);
 	// nothing was written and the section cannot be finished.
 	ListChanged
 )

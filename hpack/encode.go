@@ -74,8 +74,8 @@ func configSize(n int) int {
 // fields from the first: a *fastpath.FieldList is rewound, so the same
 // list encodes the same fields however often it is passed; another
 // Enumerator is read from where it stands. Between pieces the fields must
-// stay as they are: Continue finds a FieldList reset or moved since the
-// last piece and returns fastpath.ListChanged.
+// stay as they are: Continue finds a FieldList reset, moved or added to
+// since the last piece and returns fastpath.ListChanged.
 //
 // Names are sent in lowercase (HTTP/2 requires it), lowercased on the way
 // when they are not, unless Config.NamesAsGiven says to send them as they
@@ -116,7 +116,7 @@ type Encoder struct {
 	have    bool // the enumerator's current field is not written yet
 	end     bool // the enumerator is exhausted
 	inited  bool
-	at      int // a FieldList's position after the last piece
+	at, n   int // a FieldList's position after the last piece, its length at Begin
 
 	// fields is the section Begin started, until it is done; pend holds
 	// the bytes of a field split across pieces that are still to go out,
@@ -189,12 +189,12 @@ func (e *Encoder) Begin(dst []byte, fields fastpath.Enumerator) (n int, res fast
 // Continue writes the next piece of the section Begin started into
 // dst[:len(dst)], as Begin does (a CONTINUATION frame's payload). With no
 // section in progress it writes nothing and returns fastpath.NoSection;
-// with its FieldList reset or moved, fastpath.ListChanged.
+// with its FieldList reset, moved or added to, fastpath.ListChanged.
 func (e *Encoder) Continue(dst []byte) (n int, res fastpath.Result) {
 	e.init()
 	if e.fields == nil {
 		return 0, fastpath.NoSection
-	} else if l, ok := e.fields.(*fastpath.FieldList); ok && l.Pos() != e.at {
+	} else if l, ok := e.fields.(*fastpath.FieldList); ok && (l.Pos() != e.at || l.Len() != e.n) {
 		return 0, fastpath.ListChanged
 	}
 	return e.piece(dst)
@@ -208,6 +208,7 @@ func (e *Encoder) start(fields fastpath.Enumerator) {
 	}
 	if l, ok := fields.(*fastpath.FieldList); ok {
 		l.Rewind()
+		e.n = l.Len()
 	}
 	e.started, e.have, e.end, e.at = false, false, false, -1
 	e.fields = fields
