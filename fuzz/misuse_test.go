@@ -99,7 +99,8 @@ type misuseList struct {
 }
 
 func (m *misuseList) set(fs []tfield) {
-	m.l, _ = lists(fs)
+	m.l = new(fastpath.FieldList)
+	addFields(m.l, fs)
 	m.fs = fs
 }
 
@@ -115,15 +116,7 @@ func (m *misuseList) change(change int, fs []tfield, k int) {
 		m.fs = nil
 		fallthrough
 	case 4:
-		more, _ := lists(fs)
-		for i := range more.Len() {
-			name, value, f, raw := more.At(i)
-			if raw >= 0 {
-				m.l.AddContentLength(raw)
-			} else {
-				m.l.Add(name, value, f)
-			}
-		}
+		addFields(m.l, fs)
 		m.fs = append(m.fs[:len(m.fs):len(m.fs)], fs...)
 	case 1:
 		m.l.Rewind()

@@ -156,14 +156,19 @@ func withNewLengths(s *script, fs []tfield) []tfield {
 // Content-Lengths (the fast path) and its string path.
 func lists(fs []tfield) (fast, str *fastpath.FieldList) {
 	fast = new(fastpath.FieldList)
+	addFields(fast, fs)
+	return fast, codectest.StringPath(fast)
+}
+
+// addFields adds fs to l, raw Content-Lengths raw.
+func addFields(l *fastpath.FieldList, fs []tfield) {
 	for _, f := range fs {
 		if f.raw {
-			fast.AddContentLength(f.cl)
+			l.AddContentLength(f.cl)
 		} else {
-			fast.Add(f.name, f.value, f.flags)
+			l.Add(f.name, f.value, f.flags)
 		}
 	}
-	return fast, codectest.StringPath(fast)
 }
 
 // field is a decoded field, or an expected one.
